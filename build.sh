@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# The one entry point: ./build.sh deps | build | run | test | bench | fuzz
+# Every subcommand installs what it needs first, so each works on a fresh clone.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+QJS_VERSION=3.7.0
+QJS_SHA256=c0bd8f296e18cf074969f6401b9ecb72609a1323818ec2b9bf7a8f8d740d1363
+QJS_SRC=node_modules/quickjs-wasi/quickjs.wasm
+QJS_DST=core/quickjs/wasmbin/quickjs.wasm
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
+
+sha256() { sha256sum "$1" | cut -d' ' -f1; }
+
+# deps: npm packages from package-lock.json, then quickjs.wasm checksum-checked into
+# the place go:embed reads it from. Idempotent and quick when nothing changed.
+deps() {
+  command -v go >/dev/null || die "go is not installed (need Go >= 1.26)"
+  command -v npm >/dev/null || die "npm is not installed (need Node.js >= 20)"
+  if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+    log "npm ci"
+    npm ci --no-audit --no-fund --loglevel=error
+  fi
+  [ -f "$QJS_SRC" ] || die "$QJS_SRC is missing: run ./build.sh deps (npm ci installs quickjs-wasi@$QJS_VERSION)"
+  local got; got=$(sha256 "$QJS_SRC")
+  [ "$got" = "$QJS_SHA256" ] || die "$QJS_SRC has sha256 $got, want $QJS_SHA256 (quickjs-wasi@$QJS_VERSION); run: rm -rf node_modules && ./build.sh deps"
+  if [ ! -f "$QJS_DST" ] || [ "$(sha256 "$QJS_DST")" != "$QJS_SHA256" ]; then
+    cp "$QJS_SRC" "$QJS_DST"
+    log "placed quickjs.wasm ($QJS_VERSION) at $QJS_DST"
+  fi
+  go mod download
+}
+
+build() {
+  deps
+  log "go build"
+  mkdir -p build
+  go build -o build/codemode ./cmd/codemode
+  log "cross-compile checks: GOOS=js and GOOS=wasip1"
+  GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
+  GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
+}
+
+# run: the main job. Today: a cell against the example toolset; pass exec flags through.
+run() {
+  deps
+  if [ $# -eq 0 ]; then
+    set -- exec --wait -e 'const [t] = await tools.search("list shipments"); const s = await tools.callValue(t.id, {}); text(`${s.length} shipments`); return s.filter((x) => !x.paid && x.tons > 10);'
+  fi
+  go run ./cmd/codemode "$@"
+}
+
+test_() {
+  deps
+  log "go vet"
+  go vet ./...
+  log "go test"
+  go test -count=1 -timeout 20m ./...
+  log "cross-compile checks: GOOS=js and GOOS=wasip1"
+  GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
+  GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
+}
+
+bench() {
+  deps
+  log "benchmarks (ours vs the quickjs-wasi reference on Node.js, same run)"
+  go run ./tests/bench "$@"
+}
+
+# fuzz: run every fuzz target briefly (FUZZTIME=30s ./build.sh fuzz for longer).
+fuzz() {
+  deps
+  local t="${FUZZTIME:-10s}"
+  go list -f '{{.ImportPath}} {{.Dir}}' ./... | while read -r pkg dir; do
+    for f in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/func //'); do
+      log "fuzz $pkg $f ($t)"
+      go test -run '^$' -fuzz "^$f\$" -fuzztime "$t" "$pkg"
+    done
+  done
+}
+
+cmd="${1:-help}"; shift || true
+case "$cmd" in
+  deps) deps ;;
+  build) build ;;
+  run) run "$@" ;;
+  test) test_ ;;
+  bench) bench "$@" ;;
+  fuzz) fuzz ;;
+  *) echo "usage: ./build.sh deps|build|run [codemode args]|test|bench|fuzz" >&2; exit 2 ;;
+esac

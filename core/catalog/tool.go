@@ -1,0 +1,89 @@
+// Package catalog holds the per-run tool catalog of Code Mode: the one interface
+// through which any tool reaches the core, the catalog IDs, the compact entries
+// the guest sees, search/describe, declared output contracts and the exact-id
+// execution path that every nested call (tools.*, MCP.*, namespaces) goes through.
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Source is where a tool comes from. Plugin tools use SourceOpenClaw with the
+// plugin id as owner; there is no separate "plugin" source (spec: ToolCatalogEntry).
+type Source string
+
+const (
+	SourceOpenClaw Source = "openclaw"
+	SourceMCP      Source = "mcp"
+	SourceClient   Source = "client"
+)
+
+// Origin orders tools inside the catalog (spec: core tools, bundled plugin tools,
+// external plugin tools, MCP tools, client tools).
+type Origin int
+
+const (
+	OriginCore Origin = iota
+	OriginBundledPlugin
+	OriginExternalPlugin
+	OriginMCP
+	OriginClient
+)
+
+// Spec is the static description of a tool. Parameters and OutputSchema are JSON
+// Schema documents (2020-12). OutputSchema is trusted only for SourceOpenClaw tools;
+// MCP and client claims never produce output hints.
+type Spec struct {
+	Name         string          `json:"name"`
+	Label        string          `json:"label,omitempty"`
+	Description  string          `json:"description"`
+	Parameters   json.RawMessage `json:"parameters,omitempty"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+	Source       Source          `json:"source"`
+	// Owner is "core" for core tools, the plugin id for plugin tools, the server
+	// name for MCP tools and the client/app id for client tools.
+	Owner  string `json:"owner"`
+	Origin Origin `json:"-"`
+	// DirectOnly tools stay visible to the model and never enter the catalog.
+	DirectOnly bool `json:"directOnly,omitempty"`
+	// SideEffects marks tools a restartSafe run must refuse.
+	SideEffects bool `json:"sideEffects,omitempty"`
+}
+
+// Scope identifies who runs: a catalog never shows or calls another agent's,
+// session's, sender's or run's tools.
+type Scope struct {
+	AgentID    string `json:"agentId,omitempty"`
+	SessionID  string `json:"sessionId,omitempty"`
+	SessionKey string `json:"sessionKey,omitempty"`
+	AgentRunID string `json:"agentRunId,omitempty"`
+	SenderID   string `json:"senderId,omitempty"`
+}
+
+// Call is one invocation of a tool.
+type Call struct {
+	// ID is unique per nested call; ParentID is the exec call that made it.
+	ID       string
+	ParentID string
+	Input    json.RawMessage
+	Scope    Scope
+	// Update, when non-nil, receives streamed partial results.
+	Update func(partial Result)
+}
+
+// Result is what a tool returns: content blocks for a model and the structured
+// JSON value `details` that tools.callValue hands to the guest.
+type Result struct {
+	Content []json.RawMessage `json:"content,omitempty"`
+	Details json.RawMessage   `json:"details,omitempty"`
+	IsError bool              `json:"isError,omitempty"`
+}
+
+// Tool is how any tool reaches the core. The core never knows whether a tool runs
+// in Go, in a browser page or behind fetch. Execute may block for a long time; it
+// must return when ctx is done.
+type Tool interface {
+	Spec() Spec
+	Execute(ctx context.Context, call Call) (Result, error)
+}
