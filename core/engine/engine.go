@@ -1,0 +1,75 @@
+// Package engine is the small seam between the QuickJS driver and a WebAssembly
+// engine. It is just wide enough for two implementations: wazero (natively with its
+// compiler, inside a wasm build with its interpreter) and the host's own
+// WebAssembly engine reached through syscall/js (browser, Workers), which lives
+// outside core. Everything Code Mode knows stays above this interface.
+package engine
+
+import "context"
+
+// ValType is a WebAssembly value type; the QuickJS ABI only uses i32, i64 and f64.
+type ValType byte
+
+const (
+	I32 ValType = iota + 1
+	I64
+	F64
+)
+
+// Import declares one function the module imports. The engine binds each import
+// to Host.CallImport with the import's index in the list given to Load.
+type Import struct {
+	Module, Name    string
+	Params, Results []ValType
+}
+
+// Host receives the import calls of one instance. stack holds the parameters on
+// entry (i32 in the low 32 bits, f64 as IEEE bits) and must hold the results on
+// return, as wazero's api.GoModuleFunction does.
+type Host interface {
+	CallImport(index int, stack []uint64)
+}
+
+// Engine compiles modules. It may hold a compilation cache and a page cap.
+type Engine interface {
+	// Load compiles wasm and checks that it imports nothing beyond imports.
+	Load(ctx context.Context, wasm []byte, imports []Import) (Module, error)
+	Close(ctx context.Context) error
+}
+
+// Module is a compiled module that can be instantiated many times.
+type Module interface {
+	// Instantiate creates an instance without running start functions; import
+	// calls go to host.
+	Instantiate(ctx context.Context, host Host) (Instance, error)
+	Close(ctx context.Context) error
+}
+
+// Instance is one running module. Calls are synchronous and may re-enter: an
+// import may call exports of the same instance (QuickJS host callbacks do).
+// An error from Call means the instance trapped and must be discarded.
+type Instance interface {
+	Call(export string, args ...uint64) (uint64, error)
+	Memory() Memory
+	// StackPointer reads and writes the module's __stack_pointer global.
+	StackPointer() uint32
+	SetStackPointer(uint32)
+	Close(ctx context.Context) error
+}
+
+// Memory is the instance's linear memory.
+type Memory interface {
+	// Size is the current size in bytes.
+	Size() uint32
+	// Grow adds delta 64 KiB pages; ok is false when the engine's cap refuses.
+	Grow(delta uint32) (prevPages uint32, ok bool)
+	// View returns memory[off:off+n]. It may alias engine memory (wazero) or be a
+	// copy (syscall/js): callers must not keep it across calls into the instance
+	// and must write back through Write.
+	View(off, n uint32) ([]byte, bool)
+	// Write copies p to memory at off.
+	Write(off uint32, p []byte) bool
+}
+
+// PageSize is the WebAssembly page size.
+const PageSize = 65536

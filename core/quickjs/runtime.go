@@ -1,0 +1,333 @@
+package quickjs
+
+import (
+	"context"
+	_ "embed"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/codemode-go/codemode/core/engine"
+	"github.com/codemode-go/codemode/core/quickjs/wasmbin"
+)
+
+//go:embed kit.js
+var kitSource string
+
+// Config describes a Runtime: one compiled module and one template snapshot.
+type Config struct {
+	// Engine runs the module (required).
+	Engine engine.Engine
+	// Wasm is quickjs.wasm; nil takes the embedded, checksum-verified binary.
+	Wasm []byte
+	// HostFunctions are the names of host functions created in the template. Their
+	// callbacks are registered per VM with VM.Handle; the names are stable, so a
+	// restored VM only needs its callbacks registered again.
+	HostFunctions []string
+	// Prelude, when set, is a JavaScript function expression evaluated once into
+	// the template and called with an object holding the host functions by name.
+	// Its return value is available on every VM as VM.Prelude().
+	Prelude string
+	// Deterministic fixes the clock (Clock, default 2024-01-01T00:00:00Z) and
+	// seeds all randomness from Seed, for reproducible tests.
+	Deterministic bool
+	Clock         time.Time
+	Seed          uint64
+	// PoolSize is how many idle instances are kept for reuse (default 4).
+	PoolSize int
+}
+
+func (c *Config) clock() time.Time {
+	if c.Clock.IsZero() {
+		return time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
+	}
+	return c.Clock
+}
+
+// Runtime owns a compiled quickjs.wasm, the template every VM starts from, and a
+// pool of idle instances. It is safe for concurrent use; the VMs it hands out are not.
+type Runtime struct {
+	cfg    Config
+	module engine.Module
+	tmpl   *template
+
+	mu   sync.Mutex
+	pool []pooled
+	rng  uint64 // deterministic randomness state
+}
+
+// template is the memory image right after qjs_init and the prelude, plus the
+// kit's boxes, which sit at the same addresses in every VM made from it.
+type template struct {
+	mem               []byte
+	sp, rtPtr, ctxPtr uint32
+	kit               kit
+}
+
+type kit struct {
+	reseed, errorInfo, parse, stringify, makeError, user Value
+}
+
+const (
+	defaultStackSize = 256 << 10
+	// MaxStackSize is the largest stack limit the binary's 1 MiB C stack allows.
+	MaxStackSize = 512 << 10
+)
+
+// New compiles the module and builds the template.
+func New(ctx context.Context, cfg Config) (*Runtime, error) {
+	if cfg.Engine == nil {
+		return nil, errors.New("quickjs: Config.Engine is required")
+	}
+	if cfg.Wasm == nil {
+		b, err := wasmbin.Bytes()
+		if err != nil {
+			return nil, err
+		}
+		cfg.Wasm = b
+	}
+	if cfg.PoolSize == 0 {
+		cfg.PoolSize = 4
+	}
+	mod, err := cfg.Engine.Load(ctx, cfg.Wasm, Imports)
+	if err != nil {
+		return nil, err
+	}
+	r := &Runtime{cfg: cfg, module: mod, rng: cfg.Seed ^ 0x9E3779B97F4A7C15}
+	if err := r.buildTemplate(ctx); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// buildTemplate runs the cold init once: _initialize, qjs_init, the host
+// functions, the kit and the prelude; then it captures the memory image.
+func (r *Runtime) buildTemplate(ctx context.Context) error {
+	vm := &VM{rt: r, tmpl: &template{}, callbacks: map[string]HostFunc{}}
+	ref := &hostRef{vm: vm}
+	inst, err := r.module.Instantiate(ctx, ref)
+	if err != nil {
+		return fmt.Errorf("quickjs: instantiate: %w", err)
+	}
+	vm.attach(pooled{inst, ref})
+	defer vm.discard()
+	if _, err := vm.call("_initialize"); err != nil {
+		return err
+	}
+	if rc, err := vm.call("qjs_init"); err != nil || int32(rc) != 0 {
+		return fmt.Errorf("quickjs: qjs_init failed (%d, %v)", int32(rc), err)
+	}
+	vm.applyLimits(Limits{})
+	host, err := vm.NewObject()
+	if err != nil {
+		return err
+	}
+	for _, name := range r.cfg.HostFunctions {
+		fn, err := vm.newHostFunction(name)
+		if err != nil {
+			return err
+		}
+		err = vm.SetProp(host, name, fn)
+		vm.Free(fn)
+		if err != nil {
+			return err
+		}
+	}
+	user := vm.Undefined()
+	if r.cfg.Prelude != "" {
+		p, err := vm.Eval(r.cfg.Prelude, "prelude.js")
+		if err != nil {
+			return fmt.Errorf("quickjs: prelude: %w", err)
+		}
+		user, err = vm.Call(p, vm.Undefined(), host)
+		vm.Free(p)
+		if err != nil {
+			return fmt.Errorf("quickjs: prelude: %w", err)
+		}
+	}
+	vm.Free(host)
+	k, err := vm.Eval(kitSource, "kit.js")
+	if err != nil {
+		return fmt.Errorf("quickjs: kit: %w", err)
+	}
+	obj, err := vm.Call(k, vm.Undefined(), user)
+	vm.Free(k)
+	vm.Free(user)
+	if err != nil {
+		return fmt.Errorf("quickjs: kit: %w", err)
+	}
+	var kt kit
+	for _, f := range []struct {
+		name string
+		dst  *Value
+	}{{"reseed", &kt.reseed}, {"errorInfo", &kt.errorInfo}, {"parse", &kt.parse}, {"stringify", &kt.stringify}, {"makeError", &kt.makeError}, {"user", &kt.user}} {
+		if *f.dst, err = vm.GetProp(obj, f.name); err != nil {
+			return err
+		}
+	}
+	vm.Free(obj)
+	vm.call("qjs_run_gc")
+	view, ok := vm.mem.View(0, vm.mem.Size())
+	if !ok {
+		return errors.New("quickjs: cannot read memory")
+	}
+	t := &template{mem: append([]byte(nil), view...), sp: vm.inst.StackPointer(), kit: kt}
+	rt, _ := vm.call("qjs_get_runtime_ptr")
+	cx, _ := vm.call("qjs_get_context_ptr")
+	t.rtPtr, t.ctxPtr = uint32(rt), uint32(cx)
+	r.tmpl = t
+	return nil
+}
+
+// TemplateBytes is the size of the template's memory image.
+func (r *Runtime) TemplateBytes() int { return len(r.tmpl.mem) }
+
+// NewVM returns a fresh VM in the template's state with the given limits.
+func (r *Runtime) NewVM(ctx context.Context, lim Limits) (*VM, error) {
+	return r.restore(ctx, r.tmpl, nil, lim)
+}
+
+// Restore returns a VM in the state of snap. The snapshot may come from another
+// Runtime over the same module, even one on another engine.
+func (r *Runtime) Restore(ctx context.Context, snap *Snapshot, lim Limits) (*VM, error) {
+	if snap == nil || snap.tmpl == nil {
+		return nil, errors.New("quickjs: restore: empty snapshot")
+	}
+	return r.restore(ctx, snap.tmpl, snap, lim)
+}
+
+func (r *Runtime) restore(ctx context.Context, t *template, snap *Snapshot, lim Limits) (*VM, error) {
+	vm := &VM{rt: r, tmpl: t, callbacks: map[string]HostFunc{}}
+	if p, ok := r.take(t); ok {
+		vm.attach(p)
+	} else {
+		ref := &hostRef{vm: vm}
+		inst, err := r.module.Instantiate(ctx, ref)
+		if err != nil {
+			return nil, &RuntimeError{Err: err}
+		}
+		vm.attach(pooled{inst, ref})
+		if err := vm.load(t); err != nil {
+			vm.discard()
+			return nil, err
+		}
+	}
+	sp, rtPtr, ctxPtr := t.sp, t.rtPtr, t.ctxPtr
+	if snap != nil {
+		if err := snap.apply(vm); err != nil {
+			vm.discard()
+			return nil, err
+		}
+		sp, rtPtr, ctxPtr = snap.sp, snap.rtPtr, snap.ctxPtr
+		vm.rejections = snap.rejections
+	}
+	vm.inst.SetStackPointer(sp)
+	if _, err := vm.call("qjs_set_runtime_and_context", uint64(rtPtr), uint64(ctxPtr)); err != nil {
+		vm.discard()
+		return nil, err
+	}
+	vm.SetLimits(ctx, lim)
+	if snap == nil {
+		if err := vm.reseed(); err != nil {
+			vm.discard()
+			return nil, err
+		}
+	}
+	return vm, nil
+}
+
+// load writes the template image into a fresh instance.
+func (vm *VM) load(t *template) error {
+	if err := vm.growTo(uint32(len(t.mem))); err != nil {
+		return err
+	}
+	if !vm.mem.Write(0, t.mem) {
+		return errors.New("quickjs: cannot write template")
+	}
+	return nil
+}
+
+// pooled is an instance with the indirection its imports dispatch through, so a
+// reused instance calls back into whichever VM owns it now.
+type pooled struct {
+	inst engine.Instance
+	ref  *hostRef
+}
+
+type hostRef struct{ vm *VM }
+
+func (h *hostRef) CallImport(index int, stack []uint64) { h.vm.CallImport(index, stack) }
+
+// take returns a pooled instance already holding template t.
+func (r *Runtime) take(t *template) (pooled, bool) {
+	if t != r.tmpl {
+		return pooled{}, false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n := len(r.pool)
+	if n == 0 {
+		return pooled{}, false
+	}
+	p := r.pool[n-1]
+	r.pool = r.pool[:n-1]
+	return p, true
+}
+
+// recycle resets an instance in place (memory back to the template) and pools
+// it. Instances whose memory grew are dropped: linear memory never shrinks.
+func (r *Runtime) recycle(p pooled) bool {
+	mem := p.inst.Memory()
+	if mem.Size() != uint32(len(r.tmpl.mem)) {
+		return false
+	}
+	r.mu.Lock()
+	full := len(r.pool) >= r.cfg.PoolSize
+	r.mu.Unlock()
+	if full || !mem.Write(0, r.tmpl.mem) {
+		return false
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.pool) >= r.cfg.PoolSize {
+		return false
+	}
+	r.pool = append(r.pool, p)
+	return true
+}
+
+// Close releases pooled instances and the module.
+func (r *Runtime) Close(ctx context.Context) error {
+	r.mu.Lock()
+	pool := r.pool
+	r.pool = nil
+	r.mu.Unlock()
+	for _, p := range pool {
+		p.inst.Close(ctx)
+	}
+	return r.module.Close(ctx)
+}
+
+// fillDeterministic is splitmix64 over the runtime's seed.
+func (r *Runtime) fillDeterministic(b []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var w [8]byte
+	for i := 0; i < len(b); i += 8 {
+		r.rng += 0x9E3779B97F4A7C15
+		z := r.rng
+		z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+		z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+		binary.LittleEndian.PutUint64(w[:], z^(z>>31))
+		copy(b[i:], w[:])
+	}
+}
+
+// RuntimeError means an instance could not be created: the engine failed, not
+// the guest.
+type RuntimeError struct{ Err error }
+
+func (e *RuntimeError) Error() string { return "quickjs runtime unavailable: " + e.Err.Error() }
+func (e *RuntimeError) Unwrap() error { return e.Err }

@@ -1,0 +1,137 @@
+package quickjs_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/codemode-go/codemode/core/quickjs"
+)
+
+func sprint(v any) string { return fmt.Sprint(v) }
+
+// pendingRun evaluates code that awaits a host promise and returns the VM, the
+// promise resolvers and the program's result promise.
+func pendingRun(t *testing.T, rt *quickjs.Runtime) (*quickjs.VM, quickjs.Resolvers, quickjs.Value) {
+	t.Helper()
+	vm, err := rt.NewVM(context.Background(), quickjs.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	register(vm)
+	var res quickjs.Resolvers
+	vm.Handle("later", func(vm *quickjs.VM, _ quickjs.Value, _ []quickjs.Value) (quickjs.Value, error) {
+		p, r, err := vm.NewPromise()
+		res = r
+		return p, err
+	})
+	out, err := vm.Eval(`(async () => { const before = "kept"; const v = await hostLater(); return before + ":" + v + ":" + hostEcho("after"); })()`, "cell.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := vm.RunJobs(); err != nil {
+		t.Fatal(err)
+	}
+	if vm.State(out) != quickjs.Pending {
+		t.Fatalf("state = %v", vm.State(out))
+	}
+	return vm, res, out
+}
+
+func finish(t *testing.T, vm *quickjs.VM, res quickjs.Resolvers, out quickjs.Value) string {
+	t.Helper()
+	v, _ := vm.NewString("delivered")
+	if err := vm.Settle(res, true, v); err != nil {
+		t.Fatal(err)
+	}
+	vm.Free(v)
+	if err := vm.RunJobs(); err != nil {
+		t.Fatal(err)
+	}
+	if vm.State(out) != quickjs.Fulfilled {
+		t.Fatalf("state = %v", vm.State(out))
+	}
+	r, _ := vm.PromiseResult(out)
+	s, err := vm.GoString(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestPendingHostPromiseSurvivesSnapshotRestore(t *testing.T) {
+	rt, _ := runtimes(t)
+	vm, res, out := pendingRun(t, rt)
+	snap, err := vm.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm.Close()
+	// Make sure the restore lands in a different instance than the original.
+	other, _ := rt.NewVM(context.Background(), quickjs.Limits{})
+	defer other.Close()
+	vm2, err := rt.Restore(context.Background(), snap, quickjs.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vm2.Close()
+	register(vm2)
+	if got := finish(t, vm2, res, out); got != "kept:delivered:echo:after" {
+		t.Fatalf("got %q", got)
+	}
+}
+
+func TestSnapshotRestoresAcrossEngines(t *testing.T) {
+	comp, intr := runtimes(t)
+	for _, dir := range []struct {
+		name     string
+		from, to *quickjs.Runtime
+	}{{"compiler->interpreter", comp, intr}, {"interpreter->compiler", intr, comp}} {
+		t.Run(dir.name, func(t *testing.T) {
+			vm, res, out := pendingRun(t, dir.from)
+			snap, err := vm.Snapshot()
+			if err != nil {
+				t.Fatal(err)
+			}
+			vm.Close()
+			vm2, err := dir.to.Restore(context.Background(), snap, quickjs.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer vm2.Close()
+			register(vm2)
+			if got := finish(t, vm2, res, out); got != "kept:delivered:echo:after" {
+				t.Fatalf("got %q", got)
+			}
+		})
+	}
+}
+
+func TestSuspendedRunSnapshotIsSmall(t *testing.T) {
+	rt, _ := runtimes(t)
+	vm, _, _ := pendingRun(t, rt)
+	defer vm.Close()
+	snap, err := vm.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if snap.Bytes() > 64<<10 {
+		t.Fatalf("suspended trivial run costs %d bytes (template %d), want <= 64 KiB", snap.Bytes(), rt.TemplateBytes())
+	}
+	t.Logf("snapshot %d bytes of %d", snap.Bytes(), snap.MemoryBytes())
+}
+
+func TestSnapshotRefusedDuringCall(t *testing.T) {
+	vm := newVM(t, quickjs.Limits{})
+	var got error
+	vm.Handle("echo", func(vm *quickjs.VM, _ quickjs.Value, _ []quickjs.Value) (quickjs.Value, error) {
+		_, got = vm.Snapshot()
+		return 0, nil
+	})
+	if _, err := vm.Eval(`hostEcho("x")`, "cell.js"); err != nil {
+		t.Fatal(err)
+	}
+	if got != quickjs.ErrBusy {
+		t.Fatalf("snapshot inside a call: %v", got)
+	}
+}

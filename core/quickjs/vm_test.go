@@ -1,0 +1,314 @@
+package quickjs_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/codemode-go/codemode/core/engine/wazeroengine"
+	"github.com/codemode-go/codemode/core/quickjs"
+)
+
+var (
+	rtOnce            sync.Once
+	compiled, interp  *quickjs.Runtime
+	rtErr             error
+)
+
+const prelude = `(function (host) {
+  globalThis.hostEcho = host.echo;
+  globalThis.hostFail = host.fail;
+  globalThis.hostLater = host.later;
+  globalThis.hostCallback = host.callback;
+  return { marker: 42 };
+})`
+
+func newRuntime(t testing.TB, interpreter bool) *quickjs.Runtime {
+	t.Helper()
+	eng, err := wazeroengine.New(context.Background(), wazeroengine.Options{Interpreter: interpreter, MaxMemoryPages: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, err := quickjs.New(context.Background(), quickjs.Config{
+		Engine:        eng,
+		HostFunctions: []string{"echo", "fail", "later", "callback"},
+		Prelude:       prelude,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rt
+}
+
+func runtimes(t testing.TB) (*quickjs.Runtime, *quickjs.Runtime) {
+	rtOnce.Do(func() {
+		compiled = newRuntime(t, false)
+		interp = newRuntime(t, true)
+	})
+	return compiled, interp
+}
+
+func newVM(t testing.TB, lim quickjs.Limits) *quickjs.VM {
+	t.Helper()
+	rt, _ := runtimes(t)
+	vm, err := rt.NewVM(context.Background(), lim)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(vm.Close)
+	register(vm)
+	return vm
+}
+
+// register installs the test host functions; also used after a restore.
+func register(vm *quickjs.VM) {
+	vm.Handle("echo", func(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (quickjs.Value, error) {
+		s, err := vm.GoString(args[0])
+		if err != nil {
+			return 0, err
+		}
+		return vm.NewString("echo:" + s)
+	})
+	vm.Handle("fail", func(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (quickjs.Value, error) {
+		return 0, &quickjs.Throw{Name: "TypeError", Message: "host says no"}
+	})
+	vm.Handle("callback", func(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (quickjs.Value, error) {
+		// host -> guest -> host: call the guest function, which calls echo.
+		return vm.Call(args[0], vm.Undefined())
+	})
+}
+
+func TestEvalValues(t *testing.T) {
+	vm := newVM(t, quickjs.Limits{})
+	tests := []struct{ src, want string }{
+		{`1 + 2`, `3`},
+		{`({a: [1, "x", null, true]})`, `map[a:[1 x <nil> true]]`},
+		{`"héllo ☃"`, `héllo ☃`},
+		{`undefined`, `<nil>`},
+	}
+	for _, tc := range tests {
+		got, err := vm.EvalJSON(tc.src)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.src, err)
+		}
+		if s := fmtAny(got); s != tc.want {
+			t.Errorf("%s = %s, want %s", tc.src, s, tc.want)
+		}
+	}
+}
+
+func TestGuestErrorHasNameMessageAndGuestStack(t *testing.T) {
+	vm := newVM(t, quickjs.Limits{})
+	_, err := vm.Eval("function boom() { throw new TypeError('bad thing'); }\nboom();", "cell.js")
+	var je *quickjs.JSError
+	if !errors.As(err, &je) {
+		t.Fatalf("err = %v", err)
+	}
+	if je.Error() != "TypeError: bad thing" || !strings.Contains(je.Stack, "boom (cell.js:1") {
+		t.Fatalf("got %q stack %q", je.Error(), je.Stack)
+	}
+}
+
+func TestHostFunctionErrorIsCatchable(t *testing.T) {
+	vm := newVM(t, quickjs.Limits{})
+	got, err := vm.EvalJSON(`(() => { try { hostFail(); return "no"; } catch (e) { return [e instanceof TypeError, e.name, e.message]; } })()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmtAny(got) != "[true TypeError host says no]" {
+		t.Fatalf("got %v", got)
+	}
+}
+
+func TestReentrantHostGuestHost(t *testing.T) {
+	vm := newVM(t, quickjs.Limits{})
+	got, err := vm.EvalJSON(`hostCallback(() => hostCallback(() => hostEcho("deep")))`)
+	if err != nil || got != "echo:deep" {
+		t.Fatalf("got %v, %v", got, err)
+	}
+}
+
+func TestDeepRecursionIsCatchableRangeError(t *testing.T) {
+	vm := newVM(t, quickjs.Limits{})
+	got, err := vm.EvalJSON(`(() => { function f() { f(); } try { f(); } catch (e) { return e.name; } })()`)
+	if err != nil || got != "RangeError" {
+		t.Fatalf("got %v, %v", got, err)
+	}
+	// Uncaught, it is an ordinary error and the VM lives on.
+	_, err = vm.Eval(`function g() { g(); } g();`, "cell.js")
+	var je *quickjs.JSError
+	if !errors.As(err, &je) || je.Name != "RangeError" {
+		t.Fatalf("err = %v", err)
+	}
+	if got, _ := vm.EvalJSON(`1`); got != 1.0 {
+		t.Fatal("VM not usable after stack overflow")
+	}
+}
+
+func TestInfiniteLoopStoppedByDeadline(t *testing.T) {
+	vm := newVM(t, quickjs.Limits{Deadline: time.Now().Add(100 * time.Millisecond)})
+	_, err := vm.Eval(`while (true) {}`, "cell.js")
+	var ie *quickjs.InterruptError
+	if !errors.As(err, &ie) || ie.Reason != "deadline" {
+		t.Fatalf("err = %v", err)
+	}
+	vm.SetLimits(context.Background(), quickjs.Limits{})
+	if got, err := vm.EvalJSON(`"alive"`); err != nil || got != "alive" {
+		t.Fatalf("VM not usable: %v %v", got, err)
+	}
+}
+
+func TestInfiniteLoopStoppedByBudget(t *testing.T) {
+	vm := newVM(t, quickjs.Limits{InterruptBudget: 50})
+	_, err := vm.Eval(`for (;;) { try { while (true) {} } catch (e) {} }`, "cell.js")
+	var ie *quickjs.InterruptError
+	if !errors.As(err, &ie) || ie.Reason != "budget" {
+		t.Fatalf("err = %v", err)
+	}
+	if vm.Ticks() < 50 {
+		t.Fatalf("ticks = %d", vm.Ticks())
+	}
+	vm.SetLimits(context.Background(), quickjs.Limits{})
+	if got, err := vm.EvalJSON(`2`); err != nil || got != 2.0 {
+		t.Fatalf("VM not usable: %v %v", got, err)
+	}
+}
+
+func TestCanceledContextInterrupts(t *testing.T) {
+	vm := newVM(t, quickjs.Limits{})
+	ctx, cancel := context.WithCancel(context.Background())
+	vm.SetLimits(ctx, quickjs.Limits{})
+	time.AfterFunc(50*time.Millisecond, cancel)
+	_, err := vm.Eval(`while (true) {}`, "cell.js")
+	var ie *quickjs.InterruptError
+	if !errors.As(err, &ie) || ie.Reason != "canceled" {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestMemoryBombIsOutOfMemory(t *testing.T) {
+	vm := newVM(t, quickjs.Limits{MemoryLimit: 8 << 20, Deadline: time.Now().Add(20 * time.Second)})
+	_, err := vm.Eval(`const a = []; while (true) a.push("x".repeat(1024) + a.length);`, "cell.js")
+	var je *quickjs.JSError
+	if !errors.As(err, &je) || !je.IsOutOfMemory() {
+		t.Fatalf("err = %v", err)
+	}
+	// Usable afterwards, or cleanly discarded.
+	if vm.Err() == nil {
+		vm.Eval(`a.length = 0`, "x.js")
+		vm.RunGC()
+		if got, err := vm.EvalJSON(`"ok"`); err != nil || got != "ok" {
+			t.Fatalf("after OOM: %v %v", got, err)
+		}
+	}
+}
+
+func TestMemoryBombCaughtInGuest(t *testing.T) {
+	vm := newVM(t, quickjs.Limits{MemoryLimit: 4 << 20})
+	got, err := vm.EvalJSON(`(() => { let s = "x"; try { while (true) s += s; } catch (e) { s = ""; return String(e); } })()`)
+	if err != nil {
+		// Out of memory may also surface uncaught; both are acceptable as long as
+		// the process survives and the error says what happened.
+		var je *quickjs.JSError
+		if !errors.As(err, &je) || je.Name != "InternalError" {
+			t.Fatalf("err = %v", err)
+		}
+		if got, err := vm.EvalJSON(`"usable"`); err != nil || got != "usable" {
+			t.Fatalf("after OOM: %v %v", got, err)
+		}
+		return
+	}
+	if !strings.Contains(got.(string), "out of memory") && !strings.Contains(got.(string), "RangeError") {
+		t.Fatalf("got %v", got)
+	}
+}
+
+func TestModulesAreUnavailable(t *testing.T) {
+	vm := newVM(t, quickjs.Limits{})
+	v, err := vm.Eval(`import("fs")`, "cell.js")
+	if err == nil {
+		defer vm.Free(v)
+		vm.RunJobs()
+		if vm.State(v) != quickjs.Rejected {
+			t.Fatalf("dynamic import state = %v", vm.State(v))
+		}
+	}
+	for _, src := range []string{`require("fs")`, `process.env`, `Deno`, `fetch`} {
+		if _, err := vm.Eval(src, "cell.js"); err == nil {
+			t.Errorf("%s: no error", src)
+		}
+	}
+}
+
+func TestVMsDoNotShareState(t *testing.T) {
+	a := newVM(t, quickjs.Limits{})
+	if _, err := a.Eval(`globalThis.leak = 1; Object.prototype.polluted = 1;`, "a.js"); err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	for i := 0; i < 3; i++ { // pooled instances are reset in place
+		b := newVM(t, quickjs.Limits{})
+		got, err := b.EvalJSON(`[typeof leak, ({}).polluted === undefined]`)
+		if err != nil || fmtAny(got) != "[undefined true]" {
+			t.Fatalf("state leaked: %v %v", got, err)
+		}
+		b.Close()
+	}
+}
+
+func TestMathRandomDiffersPerVM(t *testing.T) {
+	a, b := newVM(t, quickjs.Limits{}), newVM(t, quickjs.Limits{})
+	x, _ := a.EvalJSON(`Math.random()`)
+	y, _ := b.EvalJSON(`Math.random()`)
+	if x == y {
+		t.Fatalf("both VMs drew %v", x)
+	}
+	if f := x.(float64); f < 0 || f >= 1 {
+		t.Fatalf("Math.random() = %v", f)
+	}
+}
+
+func TestDeterministicMode(t *testing.T) {
+	draw := func() any {
+		eng, _ := wazeroengine.New(context.Background(), wazeroengine.Options{})
+		rt, err := quickjs.New(context.Background(), quickjs.Config{Engine: eng, Deterministic: true, Seed: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rt.Close(context.Background())
+		vm, _ := rt.NewVM(context.Background(), quickjs.Limits{})
+		defer vm.Close()
+		got, err := vm.EvalJSON(`[Math.random(), Date.now(), new Date().toISOString()]`)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fmtAny(got)
+	}
+	a, b := draw(), draw()
+	if a != b || !strings.Contains(a.(string), "2024-01-01T00:00:00.000Z") {
+		t.Fatalf("not deterministic: %v vs %v", a, b)
+	}
+}
+
+func TestUnhandledRejectionsTracked(t *testing.T) {
+	vm := newVM(t, quickjs.Limits{})
+	v, err := vm.Eval(`Promise.reject(new Error("nobody listens")); const h = Promise.reject(new Error("handled")); h.catch(() => {}); 1`, "cell.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm.Free(v)
+	if err := vm.RunJobs(); err != nil {
+		t.Fatal(err)
+	}
+	got := vm.UnhandledRejections()
+	if len(got) != 1 || got[0].Message != "nobody listens" {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+func fmtAny(v any) string {
+	return strings.TrimSpace(strings.ReplaceAll(sprint(v), "  ", " "))
+}
