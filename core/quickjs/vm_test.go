@@ -13,9 +13,9 @@ import (
 )
 
 var (
-	rtOnce            sync.Once
-	compiled, interp  *quickjs.Runtime
-	rtErr             error
+	rtOnce           sync.Once
+	compiled, interp *quickjs.Runtime
+	rtErr            error
 )
 
 const prelude = `(function (host) {
