@@ -94,7 +94,8 @@ func (c *Catalog) closest(id string, via Via, n int) []string {
 		return nil
 	}
 	lid := strings.ToLower(id)
-	limit := max(2, len(id)/4)
+	// The ids share long prefixes ("openclaw:core:"), so the bound is tight.
+	limit := max(2, len(id)/8)
 	type cand struct {
 		id string
 		d  int
