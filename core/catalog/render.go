@@ -364,6 +364,9 @@ func resolvePointer(root map[string]any, ref string) (any, bool) {
 func (r *renderer) literal(v any) {
 	switch x := v.(type) {
 	case string:
+		if len(x) > r.lim.maxKey {
+			r.elided = true
+		}
 		r.w.WriteString(quoteBounded(x, r.lim.maxKey))
 	case float64:
 		r.w.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
@@ -381,7 +384,9 @@ func (r *renderer) literal(v any) {
 
 // key renders a property name, quoting anything that is not a plain identifier.
 func (r *renderer) key(k string) string {
-	if isIdentifier(k) && len(k) <= r.lim.maxKey {
+	if len(k) > r.lim.maxKey {
+		r.elided = true
+	} else if isIdentifier(k) {
 		return k
 	}
 	return quoteBounded(k, r.lim.maxKey)
