@@ -182,3 +182,13 @@ func (c *Catalog) Len() int { return len(c.items) }
 
 // Scope is the run scope the catalog was built for.
 func (c *Catalog) Scope() Scope { return c.scope }
+
+// ToolID is the base catalog id `<source>:<owner>:<name>` a spec maps to (before
+// any duplicate suffix), with Source/Owner defaults applied; "" if it has none.
+// The surface uses it to apply id-based policy to direct-only tools.
+func ToolID(s Spec) string {
+	if s.Name == "" || normaliseSpec(&s) != nil {
+		return ""
+	}
+	return string(s.Source) + ":" + s.Owner + ":" + s.Name
+}
