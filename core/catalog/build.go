@@ -118,7 +118,7 @@ func Build(tools []Tool, opts BuildOptions) (*Catalog, error) {
 		if !opts.Policy.Allows(cd.spec.Name, id) || !opts.Policy.Allows(cd.spec.Name, base) {
 			continue
 		}
-		e, _ := makeEntry(id, cd.spec)
+		e := makeEntry(id, cd.spec)
 		it := &item{tool: cd.tool, spec: cd.spec, entry: e}
 		c.items = append(c.items, it)
 		c.byID[id] = it

@@ -30,7 +30,7 @@ type EntryWithSchema struct {
 // whatever a tool claims about itself.
 const maxDescriptionBytes = 1024
 
-func makeEntry(id string, s Spec) (Entry, bool) {
+func makeEntry(id string, s Spec) Entry {
 	e := Entry{
 		ID:          id,
 		Name:        s.Name,
@@ -44,17 +44,15 @@ func makeEntry(id string, s Spec) (Entry, bool) {
 	}
 	if s.Source != SourceOpenClaw {
 		// MCP and client schemas are untrusted: no input hint, never an output hint.
-		return e, false
+		return e
 	}
 	e.Input = renderSchemaJSON(s.Parameters, hintLimits).Text
-	complete := false
 	if len(s.OutputSchema) > 0 {
 		if out := renderSchemaJSON(s.OutputSchema, hintLimits); out.Complete {
 			e.Output = out.Text
-			complete = true
 		}
 	}
-	return e, complete
+	return e
 }
 
 func boundText(s string, n int) string {
