@@ -49,6 +49,15 @@ type Spec struct {
 	DirectOnly bool `json:"directOnly,omitempty"`
 	// SideEffects marks tools a restartSafe run must refuse.
 	SideEffects bool `json:"sideEffects,omitempty"`
+	// Control marks a Code Mode control tool (the Code Mode exec and wait). It is a
+	// flag rather than a name because the core shell tool is also called "exec" and
+	// must stay in the catalog; the Tool Search control names are matched by name
+	// (see BuildOptions.ControlNames).
+	Control bool `json:"control,omitempty"`
+	// Scope, when non-nil, restricts the tool to runs whose Scope matches every
+	// non-empty field; Build drops it for any other run, so a catalog never shows
+	// another agent's, session's, sender's or run's tools.
+	Scope *Scope `json:"scope,omitempty"`
 }
 
 // Scope identifies who runs: a catalog never shows or calls another agent's,

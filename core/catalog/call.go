@@ -1,0 +1,137 @@
+package catalog
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	gojson "github.com/goccy/go-json"
+)
+
+// Via is the guest path a call came through; it decides which ids are reachable.
+type Via string
+
+const (
+	// ViaTools is tools.call/callValue and tools.<safeName>: non-MCP ids only.
+	ViaTools Via = "tools"
+	// ViaMCP is MCP.<server>.<tool>(...): MCP ids only.
+	ViaMCP Via = "mcp"
+	// ViaNamespace is a plugin namespace call mapped to a catalog tool.
+	ViaNamespace Via = "namespace"
+)
+
+// CallContext is the per-call context the runtime supplies.
+type CallContext struct {
+	// CallID identifies this nested call; generated when empty.
+	CallID string
+	// ParentCallID is the outer exec call id.
+	ParentCallID string
+	// Via is the guest path; empty means ViaTools.
+	Via Via
+	// RestartSafe refuses side-effecting tools and namespace calls before they run.
+	RestartSafe bool
+	// Update, when non-nil, receives streamed partial results.
+	Update func(partial Result)
+}
+
+// RefusesNamespaceCalls reports whether namespace calls are refused for a run with
+// this restartSafe setting (spec: restartSafe refuses plugin namespaces).
+func RefusesNamespaceCalls(restartSafe bool) bool { return restartSafe }
+
+// Call runs the tool with this exact id through the one execution path shared by
+// tools.call/callValue, MCP.* and namespace calls: path check, restartSafe rule,
+// output-contract compilation, before-hooks and approval (blocking until decided or
+// ctx is done), the tool itself, after-hooks, then output validation. Every call,
+// refused or not, is counted and recorded in the trajectory.
+func (c *Catalog) Call(ctx context.Context, id string, input json.RawMessage, cc CallContext) (Result, error) {
+	c.calls.Add(1)
+	if cc.Via == "" {
+		cc.Via = ViaTools
+	}
+	if cc.CallID == "" {
+		cc.CallID = "call_" + strconv.FormatInt(c.callSeq.Add(1), 10)
+	}
+	rec := NestedCall{CallID: cc.CallID, ParentCallID: cc.ParentCallID, ToolID: id, Via: cc.Via,
+		InputBytes: len(input), Start: time.Now()}
+	res, err := c.call(ctx, id, input, cc)
+	rec.End = time.Now()
+	rec.DurationMs = float64(rec.End.Sub(rec.Start).Microseconds()) / 1000
+	switch {
+	case err == nil:
+		rec.Outcome = OutcomeOK
+	case isRefusal(err):
+		rec.Outcome = OutcomeDenied
+	default:
+		rec.Outcome = OutcomeError
+	}
+	if len(rec.ToolID) > 256 {
+		rec.ToolID = truncateUTF8(rec.ToolID, 256) + ellipsis // guessed ids are guest input
+	}
+	c.traj.add(rec)
+	return res, err
+}
+
+func isRefusal(err error) bool {
+	for _, k := range []error{ErrUnknownTool, ErrMCPViaTools, ErrNotMCP, ErrDenied, ErrApprovalDenied, ErrRestartSafe} {
+		if errors.Is(err, k) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *Catalog) call(ctx context.Context, id string, input json.RawMessage, cc CallContext) (Result, error) {
+	it, err := c.resolve(id, cc.Via)
+	if err != nil {
+		return Result{}, err
+	}
+	if cc.RestartSafe {
+		if cc.Via == ViaNamespace && RefusesNamespaceCalls(true) {
+			return Result{}, newErr(ErrRestartSafe, "namespace calls are refused in a restartSafe run")
+		}
+		if it.spec.SideEffects {
+			return Result{}, newErr(ErrRestartSafe, fmt.Sprintf("tool %q has side effects and is refused in a restartSafe run", id))
+		}
+	}
+	contract, err := c.outputContract(it)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(bytes.TrimSpace(input)) == 0 {
+		input = json.RawMessage(`{}`)
+	}
+	if !gojson.Valid(input) {
+		return Result{}, newErr(ErrInvalidInput, fmt.Sprintf("input for tool %q is not valid JSON", id))
+	}
+	if err := ctx.Err(); err != nil {
+		return Result{}, err
+	}
+	ev := HookEvent{ToolName: it.spec.Name, ToolID: id, CallID: cc.CallID, ParentCallID: cc.ParentCallID,
+		Via: cc.Via, Input: input, Scope: c.scope}
+	input, err = c.hooks.RunBefore(ctx, ev)
+	if err != nil {
+		return Result{}, err
+	}
+	ev.Input = input
+	res, err := it.tool.Execute(ctx, Call{ID: cc.CallID, ParentID: cc.ParentCallID, Input: input,
+		Scope: c.scope, Update: cc.Update})
+	if err != nil {
+		if ctx.Err() != nil {
+			return Result{}, ctx.Err()
+		}
+		return Result{}, err
+	}
+	if res, err = c.hooks.RunAfter(ctx, ev, res); err != nil {
+		return Result{}, err
+	}
+	if contract != nil {
+		if err := checkOutput(id, contract, res.Details); err != nil {
+			return Result{}, err
+		}
+	}
+	return res, nil
+}

@@ -1,0 +1,63 @@
+package catalog
+
+import "encoding/json"
+
+// Entry is the compact ToolCatalogEntry the guest sees in ALL_TOOLS and from
+// tools.search, exactly the spec's JSON shape.
+type Entry struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Label       string `json:"label,omitempty"`
+	Description string `json:"description"`
+	Source      Source `json:"source"`
+	// SourceName is the plugin id, MCP server or client app; empty for core tools.
+	SourceName string `json:"sourceName,omitempty"`
+	// Input is a bounded TypeScript-like signature; "unknown" for MCP and client
+	// tools, whose untrusted schemas stay deferred until describe.
+	Input string `json:"input"`
+	// Output is present only for a complete hint from a trusted outputSchema.
+	Output string `json:"output,omitempty"`
+}
+
+// EntryWithSchema is ToolCatalogEntryWithSchema: what tools.describe returns.
+type EntryWithSchema struct {
+	Entry
+	Parameters   json.RawMessage `json:"parameters"`
+	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
+}
+
+// maxDescriptionBytes bounds each entry description so ALL_TOOLS stays bounded
+// whatever a tool claims about itself.
+const maxDescriptionBytes = 1024
+
+func makeEntry(id string, s Spec) Entry {
+	e := Entry{
+		ID:          id,
+		Name:        s.Name,
+		Label:       s.Label,
+		Description: boundText(s.Description, maxDescriptionBytes),
+		Source:      s.Source,
+		Input:       "unknown",
+	}
+	if s.Owner != "core" || s.Source != SourceOpenClaw {
+		e.SourceName = s.Owner
+	}
+	if s.Source != SourceOpenClaw {
+		// MCP and client schemas are untrusted: no input hint, never an output hint.
+		return e
+	}
+	e.Input = renderSchemaJSON(s.Parameters, hintLimits).Text
+	if len(s.OutputSchema) > 0 {
+		if out := renderSchemaJSON(s.OutputSchema, hintLimits); out.Complete {
+			e.Output = out.Text
+		}
+	}
+	return e
+}
+
+func boundText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return truncateUTF8(s, n) + ellipsis
+}

@@ -1,0 +1,173 @@
+package surface
+
+import (
+	"bytes"
+	"slices"
+
+	json "github.com/goccy/go-json"
+)
+
+// Provider shapes. Quirks handled for every emitted definition (exec and wait are
+// built that way; direct-only tools are normalised by providerSchema):
+//   - the top level is always {"type":"object","properties":{...}}; a top-level
+//     anyOf/oneOf (rejected by several providers) is flattened into one object
+//     whose properties are the union of the variants' and whose required list
+//     is what every variant requires;
+//   - a property whose anyOf/oneOf only lists string consts becomes a flat
+//     {"type":"string","enum":[...]};
+//   - exec and wait are closed with additionalProperties:false.
+
+// AnthropicTool is {name, description, input_schema}.
+type AnthropicTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+// OpenAITool is {type:"function", function:{name, description, parameters}}.
+type OpenAITool struct {
+	Type     string         `json:"type"`
+	Function OpenAIFunction `json:"function"`
+}
+
+// OpenAIFunction is the function part of an OpenAITool.
+type OpenAIFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// Anthropic returns the surface as Anthropic-style tool definitions.
+func (s Surface) Anthropic() []AnthropicTool {
+	out := make([]AnthropicTool, len(s.Tools))
+	for i, t := range s.Tools {
+		out[i] = AnthropicTool{Name: t.Name, Description: t.Description, InputSchema: providerSchema(t.InputSchema)}
+	}
+	return out
+}
+
+// OpenAI returns the surface as OpenAI-style function tools.
+func (s Surface) OpenAI() []OpenAITool {
+	out := make([]OpenAITool, len(s.Tools))
+	for i, t := range s.Tools {
+		out[i] = OpenAITool{Type: "function", Function: OpenAIFunction{Name: t.Name, Description: t.Description,
+			Parameters: providerSchema(t.InputSchema)}}
+	}
+	return out
+}
+
+var emptyObjectSchema = json.RawMessage(`{"type":"object","properties":{}}`)
+
+// providerSchema normalises one input schema as described above. Schemas that
+// already conform are returned byte-for-byte.
+func providerSchema(raw json.RawMessage) json.RawMessage {
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return emptyObjectSchema
+	}
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return emptyObjectSchema
+	}
+	changed := false
+	for _, kw := range []string{"anyOf", "oneOf"} {
+		if variants, ok := m[kw].([]any); ok {
+			flattenVariants(m, variants)
+			delete(m, kw)
+			changed = true
+		}
+	}
+	if m["type"] != "object" {
+		m["type"] = "object"
+		changed = true
+	}
+	props, ok := m["properties"].(map[string]any)
+	if !ok {
+		props = map[string]any{}
+		m["properties"] = props
+		changed = true
+	}
+	for k, p := range props {
+		if pm, ok := p.(map[string]any); ok {
+			if flat, ok := flatEnum(pm); ok {
+				props[k] = flat
+				changed = true
+			}
+		}
+	}
+	if !changed {
+		return raw
+	}
+	b, err := json.Marshal(m)
+	if err != nil {
+		return emptyObjectSchema
+	}
+	return b
+}
+
+func flattenVariants(m map[string]any, variants []any) {
+	props, _ := m["properties"].(map[string]any)
+	if props == nil {
+		props = map[string]any{}
+	}
+	var required []string
+	for i, v := range variants {
+		vm, _ := v.(map[string]any)
+		vp, _ := vm["properties"].(map[string]any)
+		for k, s := range vp {
+			if _, ok := props[k]; !ok {
+				props[k] = s
+			}
+		}
+		var req []string
+		if r, ok := vm["required"].([]any); ok {
+			for _, x := range r {
+				if s, ok := x.(string); ok {
+					req = append(req, s)
+				}
+			}
+		}
+		if i == 0 {
+			required = req
+		} else {
+			required = slices.DeleteFunc(required, func(s string) bool { return !slices.Contains(req, s) })
+		}
+	}
+	if r, ok := m["required"].([]any); ok {
+		for _, x := range r {
+			if s, ok := x.(string); ok && !slices.Contains(required, s) {
+				required = append(required, s)
+			}
+		}
+	}
+	m["properties"] = props
+	if len(required) > 0 {
+		m["required"] = required
+	} else {
+		delete(m, "required")
+	}
+}
+
+// flatEnum turns {"anyOf":[{"const":"a"},{"const":"b"}]} into a flat string enum.
+func flatEnum(p map[string]any) (map[string]any, bool) {
+	for _, kw := range []string{"anyOf", "oneOf"} {
+		variants, ok := p[kw].([]any)
+		if !ok || len(variants) == 0 {
+			continue
+		}
+		var values []any
+		for _, v := range variants {
+			vm, _ := v.(map[string]any)
+			s, ok := vm["const"].(string)
+			if !ok {
+				return nil, false
+			}
+			values = append(values, s)
+		}
+		out := map[string]any{"type": "string", "enum": values}
+		if d, ok := p["description"]; ok {
+			out["description"] = d
+		}
+		return out, true
+	}
+	return nil, false
+}
