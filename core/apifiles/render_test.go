@@ -140,19 +140,19 @@ func TestServerNamedIndexDoesNotOverwrite(t *testing.T) {
 
 func TestSafeName(t *testing.T) {
 	for in, want := range map[string]string{
-		"chrome-devtools": "chromeDevtools",
-		"get-sum":         "getSum",
-		"create.issue":    "createIssue",
-		"take_snapshot":   "take_snapshot",
-		"9lives":          "_9lives",
-		"--":              "_",
-		"ünïcode":         "nCode",
-		"delete":          "delete_",
-		"__proto__":       "__proto___",
-		"constructor":     "constructor_",
-		"then":            "then_",
-		"$api":            "api",
-		"a/b:c d":         "aBCD",
+		"chrome-devtools":        "chromeDevtools",
+		"get-sum":                "getSum",
+		"create.issue":           "createIssue",
+		"take_snapshot":          "take_snapshot",
+		"9lives":                 "_9lives",
+		"--":                     "_",
+		"ünïcode":                "nCode",
+		"delete":                 "delete_",
+		"__proto__":              "__proto___",
+		"constructor":            "constructor_",
+		"then":                   "then_",
+		"$api":                   "api",
+		"a/b:c d":                "aBCD",
 		strings.Repeat("x", 100): strings.Repeat("x", 64),
 	} {
 		if got := SafeName(in); got != want {
