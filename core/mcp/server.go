@@ -1,0 +1,307 @@
+package mcp
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/codemode-go/codemode/core/catalog"
+)
+
+// Transport is the one thing a transport package provides: the SDK's transport
+// interface (Connect(ctx) (Connection, error)). Keeping the SDK type here instead of
+// wrapping it means stdio, Streamable HTTP and any future transport plug in unchanged.
+type Transport = sdk.Transport
+
+// Dropped records one piece of server metadata Connect refused, so hosts can log
+// and show why a tool is missing instead of failing the whole server.
+type Dropped struct {
+	Kind   string `json:"kind"` // "tool", "outputSchema", "resource" or "prompt"
+	Name   string `json:"name"` // clipped to MaxNameBytes for display
+	Reason string `json:"reason"`
+}
+
+// Resource is a listed resource (metadata only; read it with ReadResource).
+type Resource struct {
+	URI         string `json:"uri"`
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	MIMEType    string `json:"mimeType,omitempty"`
+}
+
+// Prompt is a listed prompt; get it with GetPrompt.
+type Prompt struct {
+	Name        string           `json:"name"`
+	Description string           `json:"description,omitempty"`
+	Arguments   []PromptArgument `json:"arguments,omitempty"`
+}
+
+// PromptArgument describes one string argument of a prompt.
+type PromptArgument struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	Required    bool   `json:"required,omitempty"`
+}
+
+// Server is one connected MCP client session. Its tool, resource and prompt lists
+// are snapshots taken at Connect; they are safe for concurrent use.
+type Server struct {
+	name      string
+	session   *sdk.ClientSession
+	tools     []catalog.Tool
+	resources []Resource
+	prompts   []Prompt
+	dropped   []Dropped
+
+	closeOnce sync.Once
+	closeErr  error
+	closed    chan struct{}
+}
+
+// ErrClosed is returned by calls on a closed Server.
+var ErrClosed = errors.New("mcp: server is closed")
+
+// Connect opens a session over t, initializes it and lists tools, resources and
+// prompts. name is the host's name for the server (catalog owner, MCP.<name>); the
+// name the server reports about itself is ignored. On error nothing stays open.
+func Connect(ctx context.Context, name string, t Transport) (*Server, error) {
+	if err := ValidateServerName(name); err != nil {
+		return nil, err
+	}
+	if t == nil {
+		return nil, fmt.Errorf("mcp: server %q: nil transport", name)
+	}
+	client := sdk.NewClient(&sdk.Implementation{Name: "codemode-go", Version: "0.1.0"}, nil)
+	session, err := client.Connect(ctx, t, nil)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: server %q: connect: %w", name, err)
+	}
+	s := &Server{name: name, session: session, closed: make(chan struct{})}
+	if err := s.load(ctx); err != nil {
+		_ = s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Server) load(ctx context.Context) error {
+	var caps *sdk.ServerCapabilities
+	if ir := s.session.InitializeResult(); ir != nil {
+		caps = ir.Capabilities
+	}
+	if caps == nil || caps.Tools != nil {
+		if err := s.loadTools(ctx); err != nil {
+			return err
+		}
+	}
+	if caps != nil && caps.Resources != nil {
+		if err := s.loadResources(ctx); err != nil {
+			return err
+		}
+	}
+	if caps != nil && caps.Prompts != nil {
+		if err := s.loadPrompts(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Server) drop(kind, name, reason string) {
+	if len(name) > MaxNameBytes {
+		name = clip(name[:MaxNameBytes]) + "…"
+	}
+	s.dropped = append(s.dropped, Dropped{Kind: kind, Name: name, Reason: reason})
+}
+
+func (s *Server) loadTools(ctx context.Context) error {
+	seen := map[string]bool{}
+	for t, err := range s.session.Tools(ctx, nil) {
+		if err != nil {
+			return fmt.Errorf("mcp: server %q: tools/list: %w", s.name, err)
+		}
+		if len(s.tools) >= MaxItems {
+			s.drop("tool", t.Name, fmt.Sprintf("more than %d tools", MaxItems))
+			break
+		}
+		if err := checkName(t.Name); err != nil {
+			s.drop("tool", t.Name, err.Error())
+			continue
+		}
+		if seen[t.Name] {
+			s.drop("tool", t.Name, "duplicate tool name")
+			continue
+		}
+		in, err := checkSchema(t.InputSchema)
+		if err != nil {
+			s.drop("tool", t.Name, "inputSchema: "+err.Error())
+			continue
+		}
+		var out json.RawMessage
+		if t.OutputSchema != nil {
+			if out, err = checkSchema(t.OutputSchema); err != nil {
+				s.drop("outputSchema", t.Name, err.Error())
+				out = nil
+			}
+		}
+		seen[t.Name] = true
+		s.tools = append(s.tools, &tool{server: s, spec: catalog.Spec{
+			Name:         t.Name,
+			Label:        clip(t.Title),
+			Description:  clip(t.Description),
+			Parameters:   in,
+			OutputSchema: out,
+			Source:       catalog.SourceMCP,
+			Owner:        s.name,
+			Origin:       catalog.OriginMCP,
+		}})
+	}
+	return nil
+}
+
+func (s *Server) loadResources(ctx context.Context) error {
+	for r, err := range s.session.Resources(ctx, nil) {
+		if err != nil {
+			return fmt.Errorf("mcp: server %q: resources/list: %w", s.name, err)
+		}
+		if len(s.resources) >= MaxItems {
+			s.drop("resource", r.URI, fmt.Sprintf("more than %d resources", MaxItems))
+			break
+		}
+		if r.URI == "" || len(r.URI) > MaxURIBytes {
+			s.drop("resource", r.URI, fmt.Sprintf("uri must be 1..%d bytes", MaxURIBytes))
+			continue
+		}
+		if err := checkName(r.Name); err != nil && r.Name != "" {
+			s.drop("resource", r.URI, err.Error())
+			continue
+		}
+		s.resources = append(s.resources, Resource{URI: r.URI, Name: r.Name, Description: clip(r.Description), MIMEType: clip(r.MIMEType)})
+	}
+	return nil
+}
+
+func (s *Server) loadPrompts(ctx context.Context) error {
+	for p, err := range s.session.Prompts(ctx, nil) {
+		if err != nil {
+			return fmt.Errorf("mcp: server %q: prompts/list: %w", s.name, err)
+		}
+		if len(s.prompts) >= MaxItems {
+			s.drop("prompt", p.Name, fmt.Sprintf("more than %d prompts", MaxItems))
+			break
+		}
+		if err := checkName(p.Name); err != nil {
+			s.drop("prompt", p.Name, err.Error())
+			continue
+		}
+		out := Prompt{Name: p.Name, Description: clip(p.Description)}
+		ok := true
+		for _, a := range p.Arguments {
+			if a == nil {
+				continue
+			}
+			if err := checkName(a.Name); err != nil {
+				s.drop("prompt", p.Name, "argument: "+err.Error())
+				ok = false
+				break
+			}
+			out.Arguments = append(out.Arguments, PromptArgument{Name: a.Name, Description: clip(a.Description), Required: a.Required})
+		}
+		if ok {
+			s.prompts = append(s.prompts, out)
+		}
+	}
+	return nil
+}
+
+// Name is the host-chosen server name (catalog owner).
+func (s *Server) Name() string { return s.name }
+
+// Tools returns the server's tools as catalog tools (Source mcp, Owner = Name()).
+func (s *Server) Tools() []catalog.Tool { return append([]catalog.Tool(nil), s.tools...) }
+
+// Resources returns the resources listed at Connect.
+func (s *Server) Resources() []Resource { return append([]Resource(nil), s.resources...) }
+
+// Prompts returns the prompts listed at Connect.
+func (s *Server) Prompts() []Prompt { return append([]Prompt(nil), s.prompts...) }
+
+// Dropped returns metadata Connect refused, with reasons.
+func (s *Server) Dropped() []Dropped { return append([]Dropped(nil), s.dropped...) }
+
+// Close ends the session, which stops a stdio server process or ends the HTTP
+// session. It is idempotent; calls after Close fail with ErrClosed.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() {
+		close(s.closed)
+		s.closeErr = s.session.Close()
+	})
+	return s.closeErr
+}
+
+func (s *Server) isClosed() bool {
+	select {
+	case <-s.closed:
+		return true
+	default:
+		return false
+	}
+}
+
+// ReadResource reads one resource and returns the MCP result as JSON
+// ({"contents":[...]}).
+func (s *Server) ReadResource(ctx context.Context, uri string) (json.RawMessage, error) {
+	if s.isClosed() {
+		return nil, ErrClosed
+	}
+	if uri == "" || len(uri) > MaxURIBytes {
+		return nil, fmt.Errorf("mcp: %s: resources.read: uri must be 1..%d bytes", s.name, MaxURIBytes)
+	}
+	res, err := s.session.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
+	if err != nil {
+		return nil, fmt.Errorf("mcp: %s: resources.read %q: %w", s.name, uri, err)
+	}
+	return bounded(s.name, "resources.read", map[string]any{"contents": nonNil(res.Contents)})
+}
+
+// GetPrompt renders one prompt and returns the MCP result as JSON
+// ({"description"?, "messages":[...]}).
+func (s *Server) GetPrompt(ctx context.Context, name string, args map[string]string) (json.RawMessage, error) {
+	if s.isClosed() {
+		return nil, ErrClosed
+	}
+	if err := checkName(name); err != nil {
+		return nil, fmt.Errorf("mcp: %s: prompts.get: %v", s.name, err)
+	}
+	res, err := s.session.GetPrompt(ctx, &sdk.GetPromptParams{Name: name, Arguments: args})
+	if err != nil {
+		return nil, fmt.Errorf("mcp: %s: prompts.get %q: %w", s.name, name, err)
+	}
+	out := map[string]any{"messages": nonNil(res.Messages)}
+	if res.Description != "" {
+		out["description"] = res.Description
+	}
+	return bounded(s.name, "prompts.get", out)
+}
+
+func nonNil[T any](xs []T) []T {
+	if xs == nil {
+		return []T{}
+	}
+	return xs
+}
+
+func bounded(server, what string, v any) (json.RawMessage, error) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("mcp: %s: %s: result is not JSON: %v", server, what, err)
+	}
+	if len(raw) > MaxPayloadBytes {
+		return nil, fmt.Errorf("mcp: %s: %s: result is %d bytes, limit %d", server, what, len(raw), MaxPayloadBytes)
+	}
+	return raw, nil
+}

@@ -1,0 +1,206 @@
+package namespace
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"unicode"
+)
+
+// Bounds on registrations; they come from trusted loaders, so violations are
+// errors rather than silent clipping.
+const (
+	MaxIDBytes          = 128
+	MaxDescriptionBytes = 2 << 10
+	MaxPromptBytes      = 4 << 10
+	MaxRequiredTools    = 64
+)
+
+// ScopeContext is the run context CreateScope receives.
+type ScopeContext struct {
+	AgentID    string
+	SessionKey string
+	SessionID  string
+	RunID      string
+	// Config is the namespace's configuration for this run, as JSON.
+	Config json.RawMessage
+	// Aborted reports whether the run was cancelled; nil means never.
+	Aborted func() bool
+}
+
+// Registration describes one namespace.
+type Registration struct {
+	ID                string
+	GlobalName        string
+	Description       string
+	Prompt            string
+	RequiredToolNames []string
+	// CreateScope returns the scope: JSON-compatible values, nested maps, slices and
+	// structs, and Callables made with Tool. It runs once per run that sees the
+	// namespace.
+	CreateScope func(ctx ScopeContext) (any, error)
+}
+
+type entry struct {
+	pluginID string
+	reg      Registration
+}
+
+var (
+	mu       sync.RWMutex
+	registry = map[string]entry{}
+)
+
+// builtinGlobals are names the Code Mode guest already defines, plus JS globals a
+// namespace must never replace.
+var builtinGlobals = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields(`tools namespaces text json yield_control MCP API ALL_TOOLS
+		Object Function Array Number String Boolean Symbol BigInt Math JSON Date RegExp Error
+		TypeError RangeError SyntaxError ReferenceError EvalError URIError AggregateError
+		Promise Proxy Reflect Map Set WeakMap WeakSet WeakRef FinalizationRegistry ArrayBuffer
+		SharedArrayBuffer DataView Atomics Int8Array Uint8Array Uint8ClampedArray Int16Array
+		Uint16Array Int32Array Uint32Array Float32Array Float64Array BigInt64Array
+		BigUint64Array Iterator globalThis undefined NaN Infinity eval isFinite isNaN
+		parseFloat parseInt decodeURI decodeURIComponent encodeURI encodeURIComponent escape
+		unescape console print queueMicrotask setTimeout clearTimeout setInterval
+		clearInterval structuredClone arguments require import module exports`) {
+		builtinGlobals[n] = true
+	}
+}
+
+// jsReserved are words that cannot be a global binding name.
+var jsReserved = map[string]bool{}
+
+func init() {
+	for _, w := range strings.Fields(`break case catch class const continue debugger default delete do
+		else enum export extends false finally for function if import in instanceof new null return
+		super switch this throw true try typeof var void while with yield let static implements
+		interface package private protected public await`) {
+		jsReserved[w] = true
+	}
+}
+
+// ValidateGlobalName checks that name can be injected as a guest global without
+// replacing a Code Mode built-in or a JavaScript global.
+func ValidateGlobalName(name string) error {
+	if name == "" || len(name) > 64 {
+		return fmt.Errorf("globalName %q must be 1..64 bytes", name)
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$' || i > 0 && c >= '0' && c <= '9'
+		if !ok {
+			return fmt.Errorf("globalName %q is not a JavaScript identifier", name)
+		}
+	}
+	if jsReserved[name] {
+		return fmt.Errorf("globalName %q is a JavaScript reserved word", name)
+	}
+	if builtinGlobals[name] || strings.HasPrefix(name, "__openclaw") {
+		return fmt.Errorf("globalName %q collides with a built-in global", name)
+	}
+	return nil
+}
+
+func validateRegistration(pluginID string, r Registration) error {
+	if err := checkText("plugin id", pluginID, MaxIDBytes, false); err != nil {
+		return err
+	}
+	if err := checkText("namespace id", r.ID, MaxIDBytes, false); err != nil {
+		return err
+	}
+	if err := ValidateGlobalName(r.GlobalName); err != nil {
+		return fmt.Errorf("namespace %q: %v", r.ID, err)
+	}
+	if len(r.Description) > MaxDescriptionBytes {
+		return fmt.Errorf("namespace %q: description is %d bytes, limit %d", r.ID, len(r.Description), MaxDescriptionBytes)
+	}
+	if len(r.Prompt) > MaxPromptBytes {
+		return fmt.Errorf("namespace %q: prompt is %d bytes, limit %d", r.ID, len(r.Prompt), MaxPromptBytes)
+	}
+	if len(r.RequiredToolNames) == 0 || len(r.RequiredToolNames) > MaxRequiredTools {
+		return fmt.Errorf("namespace %q: requiredToolNames must list 1..%d tools", r.ID, MaxRequiredTools)
+	}
+	for _, t := range r.RequiredToolNames {
+		if err := checkText("required tool name", t, MaxIDBytes, false); err != nil {
+			return fmt.Errorf("namespace %q: %v", r.ID, err)
+		}
+	}
+	if r.CreateScope == nil {
+		return fmt.Errorf("namespace %q: createScope is nil", r.ID)
+	}
+	return nil
+}
+
+func checkText(what, s string, maxBytes int, allowEmpty bool) error {
+	if s == "" && !allowEmpty {
+		return fmt.Errorf("%s is empty", what)
+	}
+	if len(s) > maxBytes {
+		return fmt.Errorf("%s is %d bytes, limit %d", what, len(s), maxBytes)
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) || r == unicode.ReplacementChar {
+			return fmt.Errorf("%s %q contains control or invalid characters", what, s)
+		}
+	}
+	return nil
+}
+
+// RegisterForPlugin registers (or, for the same plugin, replaces) a namespace.
+// An id or globalName already held by another registration is an error, so one
+// plugin can never take over another's namespace.
+func RegisterForPlugin(pluginID string, r Registration) error {
+	if err := validateRegistration(pluginID, r); err != nil {
+		return fmt.Errorf("namespace: register for plugin %q: %w", pluginID, err)
+	}
+	r.RequiredToolNames = append([]string(nil), r.RequiredToolNames...)
+	mu.Lock()
+	defer mu.Unlock()
+	if old, ok := registry[r.ID]; ok && old.pluginID != pluginID {
+		return fmt.Errorf("namespace: id %q is already registered by plugin %q", r.ID, old.pluginID)
+	}
+	for id, e := range registry {
+		if id != r.ID && e.reg.GlobalName == r.GlobalName {
+			return fmt.Errorf("namespace: globalName %q is already used by namespace %q (plugin %q)", r.GlobalName, id, e.pluginID)
+		}
+	}
+	registry[r.ID] = entry{pluginID: pluginID, reg: r}
+	return nil
+}
+
+// ClearForPlugin removes every namespace of a plugin; call it when the plugin is
+// reset, disabled or uninstalled, or its load failed, so stale globals do not
+// outlive it.
+func ClearForPlugin(pluginID string) {
+	mu.Lock()
+	defer mu.Unlock()
+	for id, e := range registry {
+		if e.pluginID == pluginID {
+			delete(registry, id)
+		}
+	}
+}
+
+// ClearForTest removes every registration.
+func ClearForTest() {
+	mu.Lock()
+	defer mu.Unlock()
+	registry = map[string]entry{}
+}
+
+// snapshot returns the registrations sorted by id.
+func snapshot() []entry {
+	mu.RLock()
+	defer mu.RUnlock()
+	out := make([]entry, 0, len(registry))
+	for _, e := range registry {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].reg.ID < out[j].reg.ID })
+	return out
+}

@@ -1,0 +1,218 @@
+package namespace
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/codemode-go/codemode/core/catalog"
+)
+
+// Bounds on guest calls into a namespace.
+const (
+	MaxCallArgs     = 32
+	MaxCallArgBytes = 1 << 20
+	maxPathSegments = MaxDepth + 1
+)
+
+// Info is what the exec tool description shows for a visible namespace.
+type Info struct {
+	ID          string `json:"id"`
+	GlobalName  string `json:"globalName"`
+	Description string `json:"description,omitempty"`
+	Prompt      string `json:"prompt,omitempty"`
+}
+
+type descriptor struct {
+	ID         string          `json:"id"`
+	GlobalName string          `json:"globalName"`
+	Value      json.RawMessage `json:"value"`
+	Callables  [][]string      `json:"callables"`
+}
+
+type resolved struct {
+	pluginID string
+	reg      Registration
+	allowed  map[string]bool
+	byPath   map[string]Callable
+}
+
+// Runtime is the namespace state of one run: the visible namespaces, their
+// descriptors and the callable table guest calls are checked against.
+type Runtime struct {
+	byID        map[string]*resolved
+	infos       []Info
+	descriptors json.RawMessage
+}
+
+// Resolve builds the run's namespaces from the registry and the run catalog. A
+// namespace is visible only when every required tool is in visible with Source
+// openclaw and Owner equal to the registering plugin; a same-named tool from an MCP
+// server, a client or another plugin does not count. Any CreateScope failure or
+// serialization rule violation fails Resolve, before guest code runs.
+func Resolve(ctx ScopeContext, visible []catalog.Spec) (*Runtime, error) {
+	owned := map[string]map[string]bool{} // plugin -> tool names
+	for _, s := range visible {
+		if s.Source != catalog.SourceOpenClaw || s.DirectOnly {
+			continue
+		}
+		if owned[s.Owner] == nil {
+			owned[s.Owner] = map[string]bool{}
+		}
+		owned[s.Owner][s.Name] = true
+	}
+	rt := &Runtime{byID: map[string]*resolved{}}
+	var descs []descriptor
+	globals := map[string]string{}
+	for _, e := range snapshot() {
+		if !allVisible(e.reg.RequiredToolNames, owned[e.pluginID]) {
+			continue
+		}
+		if err := ValidateGlobalName(e.reg.GlobalName); err != nil {
+			return nil, fmt.Errorf("namespace %q: %v", e.reg.ID, err)
+		}
+		if other, dup := globals[e.reg.GlobalName]; dup {
+			return nil, fmt.Errorf("namespace %q: globalName %q is also used by namespace %q", e.reg.ID, e.reg.GlobalName, other)
+		}
+		globals[e.reg.GlobalName] = e.reg.ID
+		if ctx.Aborted != nil && ctx.Aborted() {
+			return nil, fmt.Errorf("namespace: run %q was aborted", ctx.RunID)
+		}
+		scope, err := createScope(e.reg, ctx)
+		if err != nil {
+			return nil, fmt.Errorf("namespace %q: createScope: %w", e.reg.ID, err)
+		}
+		allowed := map[string]bool{}
+		for _, t := range e.reg.RequiredToolNames {
+			allowed[t] = true
+		}
+		value, callables, byPath, err := serializeScope(e.reg.ID, e.reg.GlobalName, allowed, scope)
+		if err != nil {
+			return nil, err
+		}
+		rt.byID[e.reg.ID] = &resolved{pluginID: e.pluginID, reg: e.reg, allowed: allowed, byPath: byPath}
+		rt.infos = append(rt.infos, Info{ID: e.reg.ID, GlobalName: e.reg.GlobalName, Description: e.reg.Description, Prompt: e.reg.Prompt})
+		descs = append(descs, descriptor{ID: e.reg.ID, GlobalName: e.reg.GlobalName, Value: value, Callables: callables})
+	}
+	if descs == nil {
+		descs = []descriptor{}
+	}
+	raw, err := json.Marshal(descs)
+	if err != nil {
+		return nil, fmt.Errorf("namespace: descriptors: %v", err)
+	}
+	if len(raw) > MaxDescriptorBytes {
+		return nil, fmt.Errorf("namespace: descriptors are %d bytes together, limit %d", len(raw), MaxDescriptorBytes)
+	}
+	rt.descriptors = raw
+	return rt, nil
+}
+
+func allVisible(required []string, owned map[string]bool) bool {
+	for _, t := range required {
+		if !owned[t] {
+			return false
+		}
+	}
+	return len(required) > 0
+}
+
+// createScope calls the plugin's CreateScope, turning a panic into an error.
+func createScope(r Registration, ctx ScopeContext) (scope any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("panicked: %v", p)
+		}
+	}()
+	return r.CreateScope(ctx)
+}
+
+// Descriptors returns the JSON array the guest rebuilds the namespaces from (see
+// the package documentation for its shape).
+func (rt *Runtime) Descriptors() json.RawMessage { return rt.descriptors }
+
+// Infos lists the visible namespaces for the exec tool description, sorted by id.
+// Nothing of an invisible namespace ever appears here.
+func (rt *Runtime) Infos() []Info { return append([]Info(nil), rt.infos...) }
+
+// PluginID returns the plugin that owns a visible namespace: the tool ResolveCall
+// names is the catalog entry openclaw:<pluginID>:<toolName>.
+func (rt *Runtime) PluginID(namespaceID string) (string, bool) {
+	r, ok := rt.byID[namespaceID]
+	if !ok {
+		return "", false
+	}
+	return r.pluginID, true
+}
+
+// ResolveCall maps a guest call (namespace id, callable path, JSON arguments) to
+// the catalog tool and its input. Unknown namespace ids, paths that are not
+// callables of that namespace and tools outside requiredToolNames are rejected;
+// the caller then runs the tool through the catalog's exact-id path.
+func (rt *Runtime) ResolveCall(namespaceID string, path []string, args []json.RawMessage) (toolName string, input json.RawMessage, err error) {
+	r, ok := rt.byID[namespaceID]
+	if !ok {
+		return "", nil, fmt.Errorf("namespace: unknown namespace %q in this run", clipText(namespaceID))
+	}
+	if len(path) == 0 || len(path) > maxPathSegments {
+		return "", nil, fmt.Errorf("namespace %q: invalid callable path", namespaceID)
+	}
+	for _, seg := range path {
+		if seg == "" || strings.Contains(seg, PathSeparator) {
+			return "", nil, fmt.Errorf("namespace %q: invalid callable path segment %q", namespaceID, clipText(seg))
+		}
+	}
+	c, ok := r.byPath[strings.Join(path, PathSeparator)]
+	if !ok {
+		return "", nil, fmt.Errorf("namespace %q: %s.%s is not a callable", namespaceID, r.reg.GlobalName, clipText(strings.Join(path, ".")))
+	}
+	if !r.allowed[c.toolName] {
+		return "", nil, fmt.Errorf("namespace %q: tool %q is not in requiredToolNames", namespaceID, c.toolName)
+	}
+	if len(args) > MaxCallArgs {
+		return "", nil, fmt.Errorf("namespace %q: %d arguments, limit %d", namespaceID, len(args), MaxCallArgs)
+	}
+	for i, a := range args {
+		if len(a) > MaxCallArgBytes {
+			return "", nil, fmt.Errorf("namespace %q: argument %d is %d bytes, limit %d", namespaceID, i, len(a), MaxCallArgBytes)
+		}
+		if len(a) > 0 && !json.Valid(a) {
+			return "", nil, fmt.Errorf("namespace %q: argument %d is not valid JSON", namespaceID, i)
+		}
+	}
+	input, err = mapInput(c, args)
+	if err != nil {
+		return "", nil, fmt.Errorf("namespace %q: %s.%s: %w", namespaceID, r.reg.GlobalName, strings.Join(path, "."), err)
+	}
+	return c.toolName, input, nil
+}
+
+func mapInput(c Callable, args []json.RawMessage) (out json.RawMessage, err error) {
+	if c.mapper == nil {
+		if len(args) == 0 || len(bytes.TrimSpace(args[0])) == 0 || bytes.Equal(bytes.TrimSpace(args[0]), []byte("null")) {
+			return json.RawMessage(`{}`), nil
+		}
+		return args[0], nil
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, fmt.Errorf("input mapper panicked: %v", p)
+		}
+	}()
+	out, err = c.mapper(append([]json.RawMessage(nil), args...))
+	if err != nil {
+		return nil, err
+	}
+	if !json.Valid(out) {
+		return nil, fmt.Errorf("input mapper returned invalid JSON")
+	}
+	return out, nil
+}
+
+func clipText(s string) string {
+	if len(s) > 64 {
+		return s[:64] + "…"
+	}
+	return s
+}
