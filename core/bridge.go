@@ -1,0 +1,395 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/mcp"
+	"github.com/codemode-go/codemode/core/quickjs"
+	json "github.com/goccy/go-json"
+)
+
+// maxBridgeRequest bounds one guest -> host message.
+const maxBridgeRequest = 16 << 20
+
+// request is every bridge operation's input; fields are used per op.
+type request struct {
+	Op        string            `json:"op"`
+	Text      string            `json:"text"`
+	Value     json.RawMessage   `json:"value"`
+	Query     string            `json:"query"`
+	Limit     *int              `json:"limit"`
+	ID        string            `json:"id"`
+	Input     json.RawMessage   `json:"input"`
+	Mode      string            `json:"mode"`
+	Reason    string            `json:"reason"`
+	Server    string            `json:"server"`
+	Tool      *string           `json:"tool"`
+	Schema    bool              `json:"schema"`
+	URI       string            `json:"uri"`
+	Name      string            `json:"name"`
+	Arguments json.RawMessage   `json:"arguments"`
+	NS        string            `json:"ns"`
+	Path      []string          `json:"path"`
+	Args      []json.RawMessage `json:"args"`
+}
+
+// guestError is plain data for the guest: never a host Error object.
+type guestError struct {
+	Name    string `json:"name"`
+	Message string `json:"message"`
+}
+
+func (r *run) readRequest(vm *quickjs.VM, args []quickjs.Value) (request, error) {
+	var req request
+	if len(args) != 1 {
+		return req, &quickjs.Throw{Name: "TypeError", Message: "bridge: one argument expected"}
+	}
+	s, err := vm.GoString(args[0])
+	if err != nil {
+		return req, err
+	}
+	if len(s) > maxBridgeRequest {
+		return req, &quickjs.Throw{Name: "RangeError", Message: "bridge message of " + strconv.Itoa(len(s)) + " bytes is too large"}
+	}
+	if err := json.Unmarshal([]byte(s), &req); err != nil {
+		return req, &quickjs.Throw{Name: "TypeError", Message: "bridge: malformed message"}
+	}
+	return req, nil
+}
+
+// hostSync answers operations that complete at once: output, search, describe,
+// MCP $api headers. It returns {"ok": value} or {"error": {name, message}}.
+func (r *run) hostSync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (quickjs.Value, error) {
+	req, err := r.readRequest(vm, args)
+	if err != nil {
+		return 0, err
+	}
+	var out any
+	switch req.Op {
+	case "text":
+		err = r.emit(Output{Type: "text", Text: req.Text}, int64(len(req.Text)))
+	case "json":
+		err = r.emit(Output{Type: "json", Value: req.Value}, int64(len(req.Value)))
+	case "search":
+		limit := 0
+		if req.Limit != nil {
+			limit = *req.Limit
+		}
+		out = r.cat.Search(req.Query, catalog.SearchLimit(limit, r.rt.cfg.SearchDefaultLimit, r.rt.cfg.MaxSearchLimit))
+	case "describe":
+		out, err = r.cat.Describe(req.ID)
+	case "mcp.api":
+		tool := ""
+		if req.Tool != nil {
+			tool = *req.Tool
+		}
+		out, err = r.files.APIHeader(req.Server, tool, req.Schema)
+	default:
+		err = &quickjs.Throw{Name: "TypeError", Message: "bridge: unknown operation"}
+	}
+	var reply any
+	if err != nil {
+		var t *quickjs.Throw
+		if errors.As(err, &t) {
+			reply = map[string]guestError{"error": {t.Name, t.Message}}
+		} else {
+			reply = map[string]guestError{"error": {"Error", plainMessage(err)}}
+		}
+	} else {
+		reply = map[string]any{"ok": out}
+	}
+	b, err := json.Marshal(reply)
+	if err != nil {
+		return 0, &quickjs.Throw{Name: "Error", Message: "bridge: reply is not serializable"}
+	}
+	return vm.NewString(string(b))
+}
+
+// emit appends an output item if it fits maxOutputBytes (counted over the run);
+// otherwise it marks the run as over its output budget.
+func (r *run) emit(o Output, n int64) error {
+	if r.overflow || !r.charge(n) {
+		r.overflow = true
+		return &quickjs.Throw{Name: "RangeError", Message: r.overflowMsg()}
+	}
+	r.out = append(r.out, o)
+	return nil
+}
+
+func (r *run) charge(n int64) bool {
+	if r.outUsed+n > r.rt.cfg.MaxOutputBytes {
+		return false
+	}
+	r.outUsed += n
+	return true
+}
+
+func (r *run) overflowMsg() string {
+	return "code mode output exceeds maxOutputBytes (" + strconv.FormatInt(r.rt.cfg.MaxOutputBytes, 10) + " bytes); print less or return a summary."
+}
+
+// hostAsync starts an operation that settles later (tool calls, MCP, namespaces,
+// yield) and returns its promise. The work runs on its own goroutine under the
+// run's context; its result is delivered by the pump, in this or a later call.
+func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (quickjs.Value, error) {
+	req, err := r.readRequest(vm, args)
+	if err != nil {
+		return 0, err
+	}
+	if req.Op == "yield" {
+		if r.yield != nil || r.yieldAsked != "" {
+			return 0, &quickjs.Throw{Name: "Error", Message: "yield_control is already pending"}
+		}
+		p, res, err := vm.NewPromise()
+		if err != nil {
+			return 0, err
+		}
+		r.yield = &res
+		r.yieldAsked = "yield"
+		return p, nil
+	}
+	job, toolID, err := r.job(req)
+	if err != nil {
+		return 0, err
+	}
+	if max := r.rt.cfg.MaxPendingToolCalls; len(r.calls) >= max {
+		return 0, &quickjs.Throw{Name: "RangeError", Message: "too many pending tool calls (maxPendingToolCalls = " + strconv.Itoa(max) + "); await some before starting more"}
+	}
+	p, res, err := vm.NewPromise()
+	if err != nil {
+		return 0, err
+	}
+	id := r.nextID("call")
+	r.calls[id] = &pendingCall{id: id, kind: req.Op, toolID: toolID, res: res}
+	ctx, settled := r.ctx, r.settled
+	go func() {
+		s := settlement{id: id}
+		v, err := safeRun(ctx, job)
+		if err != nil {
+			s.name, s.msg = "Error", plainMessage(err)
+		} else if b, merr := json.Marshal(v); merr != nil {
+			s.name, s.msg = "Error", "tool result is not JSON-serializable"
+		} else {
+			s.ok, s.json = true, string(b)
+		}
+		settled <- s
+	}()
+	return p, nil
+}
+
+// safeRun runs a job; a panicking tool becomes an error, never a crash.
+func safeRun(ctx context.Context, job func(context.Context) (any, error)) (v any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = errors.New("the tool failed unexpectedly")
+		}
+	}()
+	return job(ctx)
+}
+
+// job resolves an async request to the work it stands for. Lookup errors are
+// returned at once so the guest's call throws synchronously-visible errors.
+func (r *run) job(req request) (func(context.Context) (any, error), string, error) {
+	cc := catalog.CallContext{ParentCallID: r.parentCallID, RestartSafe: r.restartSafe}
+	switch req.Op {
+	case "call":
+		input := req.Input
+		cc.Via = catalog.ViaTools
+		id := req.ID
+		return func(ctx context.Context) (any, error) {
+			res, err := r.cat.Call(ctx, id, input, cc)
+			if err != nil {
+				return nil, err
+			}
+			if req.Mode == "value" {
+				if res.Details == nil {
+					return nil, nil
+				}
+				return res.Details, nil
+			}
+			return map[string]any{"tool": id, "result": res}, nil
+		}, id, nil
+	case "mcp.call":
+		tool := ""
+		if req.Tool != nil {
+			tool = *req.Tool
+		}
+		id, ok := r.mcpIDs[req.Server][tool]
+		if !ok {
+			return nil, "", &quickjs.Throw{Name: "Error", Message: "unknown MCP tool " + req.Server + "." + tool}
+		}
+		cc.Via = catalog.ViaMCP
+		input := req.Input
+		return func(ctx context.Context) (any, error) {
+			res, err := r.cat.Call(ctx, id, input, cc)
+			if err != nil {
+				return nil, err
+			}
+			if res.Details != nil {
+				return res.Details, nil
+			}
+			return map[string]any{"content": res.Content, "isError": res.IsError}, nil
+		}, id, nil
+	case "mcp.resource", "mcp.prompt":
+		srv := r.server(req.Server)
+		if srv == nil {
+			return nil, "", &quickjs.Throw{Name: "Error", Message: "unknown MCP server " + req.Server}
+		}
+		if req.Op == "mcp.resource" {
+			uri := req.URI
+			return func(ctx context.Context) (any, error) { return srv.ReadResource(ctx, uri) }, "", nil
+		}
+		var args map[string]string
+		if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
+			if err := json.Unmarshal(req.Arguments, &args); err != nil {
+				return nil, "", &quickjs.Throw{Name: "TypeError", Message: "MCP prompt arguments must be an object of strings"}
+			}
+		}
+		name := req.Name
+		return func(ctx context.Context) (any, error) { return srv.GetPrompt(ctx, name, args) }, "", nil
+	case "ns.call":
+		if catalog.RefusesNamespaceCalls(r.restartSafe) {
+			return nil, "", &quickjs.Throw{Name: "Error", Message: "plugin namespaces are not available in a restartSafe run"}
+		}
+		toolName, input, err := r.ns.ResolveCall(req.NS, req.Path, req.Args)
+		if err != nil {
+			return nil, "", &quickjs.Throw{Name: "Error", Message: plainMessage(err)}
+		}
+		plugin, _ := r.ns.PluginID(req.NS)
+		id, ok := r.openclawIDs[[2]string{plugin, toolName}]
+		if !ok {
+			return nil, "", &quickjs.Throw{Name: "Error", Message: "namespace tool " + toolName + " is not in this run's catalog"}
+		}
+		cc.Via = catalog.ViaNamespace
+		return func(ctx context.Context) (any, error) {
+			res, err := r.cat.Call(ctx, id, input, cc)
+			if err != nil {
+				return nil, err
+			}
+			if res.Details == nil {
+				return nil, nil
+			}
+			return res.Details, nil
+		}, id, nil
+	}
+	return nil, "", &quickjs.Throw{Name: "TypeError", Message: "bridge: unknown operation"}
+}
+
+func (r *run) server(name string) *mcp.Server {
+	for _, s := range r.rt.opts.MCPServers {
+		if s.Name() == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// plainMessage bounds an error message for the guest.
+func plainMessage(err error) string {
+	return truncate(err.Error(), 2000)
+}
+
+func truncate(s string, n int) string {
+	if n < 0 {
+		n = 0
+	}
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func sortPending(p []PendingToolCall) {
+	slices.SortFunc(p, func(a, b PendingToolCall) int {
+		na, _ := strconv.Atoi(a.ID[len("call_"):])
+		nb, _ := strconv.Atoi(b.ID[len("call_"):])
+		return na - nb
+	})
+}
+
+// runData is what setup injects into the guest for one run.
+type runData struct {
+	AllTools   []catalog.Entry          `json:"allTools"`
+	SafeNames  map[string]string        `json:"safeNames"`
+	MCP        map[string]mcpServerData `json:"mcp"`
+	Files      []apiFile                `json:"files"`
+	Namespaces json.RawMessage          `json:"namespaces"`
+}
+
+type mcpServerData struct {
+	Server string            `json:"server"` // the real server name
+	Tools  map[string]string `json:"tools"`  // safe name -> tool name
+}
+
+type apiFile struct {
+	Path        string `json:"path"`
+	Size        int    `json:"size"`
+	Description string `json:"description,omitempty"`
+	Content     string `json:"content"`
+}
+
+// setup injects the run's catalog views into the fresh VM's globals.
+func (r *run) setup() error {
+	d := runData{
+		AllTools:   r.cat.Entries(),
+		SafeNames:  r.cat.SafeNames(),
+		MCP:        map[string]mcpServerData{},
+		Files:      r.apiFiles(),
+		Namespaces: r.ns.Descriptors(),
+	}
+	for safe, names := range r.mcpSafe {
+		d.MCP[safe] = mcpServerData{Server: names.Server, Tools: names.Tools}
+	}
+	if len(d.Namespaces) == 0 {
+		d.Namespaces = json.RawMessage("[]")
+	}
+	if d.AllTools == nil {
+		d.AllTools = []catalog.Entry{}
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	vm := r.vm
+	s, err := vm.NewString(string(b))
+	if err != nil {
+		return err
+	}
+	defer vm.Free(s)
+	fn, err := vm.GetProp(vm.Prelude(), "setup")
+	if err != nil {
+		return err
+	}
+	defer vm.Free(fn)
+	v, err := vm.Call(fn, vm.Undefined(), s)
+	vm.Free(v)
+	return err
+}
+
+// apiFiles is the run's read-only API file table: the MCP declarations and the
+// TypeScript declarations of the trusted catalog, rendered per run, never stored.
+func (r *run) apiFiles() []apiFile {
+	dts := r.cat.DeclarationFile()
+	files := []apiFile{{Path: "tools/index.d.ts", Size: len(dts), Description: "TypeScript declarations of this run's tools", Content: dts}}
+	infos, _ := r.files.List("")
+	for _, fi := range infos {
+		content, err := r.files.Read(fi.Path)
+		if err != nil {
+			continue
+		}
+		desc := "MCP declarations"
+		if fi.Namespace != "" {
+			desc = "declarations of " + fi.Namespace
+		}
+		files = append(files, apiFile{Path: fi.Path, Size: fi.Size, Description: desc, Content: content})
+	}
+	return files
+}

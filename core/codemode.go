@@ -1,0 +1,121 @@
+// Package core is the host-agnostic Code Mode runtime: exec and wait over a
+// QuickJS-WASI sandbox, the run and snapshot store, the JSON bridge, limits,
+// error codes and telemetry. Hosts (native, wasm, edge) are thin adapters over
+// Runtime.Exec and Runtime.Wait.
+package core
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/core/engine"
+	"github.com/codemode-go/codemode/core/engine/wazeroengine"
+	"github.com/codemode-go/codemode/core/mcp"
+	"github.com/codemode-go/codemode/core/quickjs"
+)
+
+//go:embed guest/prelude.js
+var preludeSource string
+
+// Bridge host function names; stable, because restored VMs look them up by name.
+const (
+	hostSync  = "__openclaw_sync"
+	hostAsync = "__openclaw_async"
+)
+
+// ToolSource returns the effective tools of a run (after the host's own policy
+// resolution for agent, model, sender and so on). The core applies the catalog
+// policy (allow/deny) on top.
+type ToolSource func(ctx context.Context, scope catalog.Scope) ([]catalog.Tool, error)
+
+// Options configures a Runtime.
+type Options struct {
+	// Config is tools.codeMode; it must be valid and enabled.
+	Config config.Config
+	// Tools supplies each run's effective tools.
+	Tools ToolSource
+	// MCPServers are connected MCP servers; their tools join every run's catalog
+	// as mcp:<server>:<tool> and are reached through MCP.<server>.
+	MCPServers []*mcp.Server
+	// NamespaceConfig is handed to plugin namespaces' createScope as ctx.Config.
+	NamespaceConfig []byte
+	// Policy and Hooks apply to every run's catalog.
+	Policy catalog.Policy
+	Hooks  catalog.Hooks
+	// Engine runs QuickJS; nil makes a wazero engine (compiler natively,
+	// interpreter under GOARCH=wasm).
+	Engine engine.Engine
+	// Interpreter asks the default engine for wazero's interpreter.
+	Interpreter bool
+	// Deterministic fixes the guest clock and randomness (tests).
+	Deterministic bool
+	// Now is the clock for snapshot expiry (tests); nil means time.Now.
+	Now func() time.Time
+}
+
+// Runtime runs Code Mode cells. It is safe for concurrent use.
+type Runtime struct {
+	opts  Options
+	cfg   config.Config
+	qjs   *quickjs.Runtime
+	store *store
+	now   func() time.Time
+}
+
+// New validates the config and loads QuickJS-WASI. A failure here is the spec's
+// runtime_unavailable: Code Mode fails closed rather than falling back.
+func New(ctx context.Context, opts Options) (*Runtime, error) {
+	if err := opts.Config.Validate(); err != nil {
+		return nil, err
+	}
+	if !opts.Config.Enabled {
+		return nil, errors.New("code mode is disabled (tools.codeMode.enabled is not true)")
+	}
+	eng := opts.Engine
+	if eng == nil {
+		// Linear memory never shrinks: cap pages at the QuickJS limit plus room
+		// for the 1 MiB C stack, static data and allocator slack.
+		pages := uint32(opts.Config.MemoryLimitBytes/engine.PageSize)*5/4 + 64
+		e, err := wazeroengine.New(ctx, wazeroengine.Options{Interpreter: opts.Interpreter, MaxMemoryPages: pages})
+		if err != nil {
+			return nil, &UnavailableError{Err: err}
+		}
+		eng = e
+	}
+	q, err := quickjs.New(ctx, quickjs.Config{
+		Engine:        eng,
+		HostFunctions: []string{hostSync, hostAsync},
+		Prelude:       preludeSource,
+		Deterministic: opts.Deterministic,
+	})
+	if err != nil {
+		return nil, &UnavailableError{Err: err}
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	return &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(), now: now}, nil
+}
+
+// Close drops every suspended run and releases the engine.
+func (rt *Runtime) Close(ctx context.Context) error {
+	rt.store.clear()
+	return rt.qjs.Close(ctx)
+}
+
+// Config returns the runtime's configuration.
+func (rt *Runtime) Config() config.Config { return rt.cfg }
+
+// UnavailableError means QuickJS-WASI could not be loaded or started.
+type UnavailableError struct{ Err error }
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("code mode runtime unavailable: %v", e.Err)
+}
+func (e *UnavailableError) Unwrap() error { return e.Err }

@@ -1,0 +1,151 @@
+package core
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"strings"
+
+	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/config"
+	//CELLCHECK "github.com/codemode-go/codemode/core/internal/cellcheck"
+	"github.com/codemode-go/codemode/core/internal/tsx"
+	json "github.com/goccy/go-json"
+)
+
+// Scope is who runs: a suspended run is only visible to the scope that made it.
+type Scope = catalog.Scope
+
+// ExecInput is the exec tool's input (spec CodeModeExecInput), plus restartSafe.
+type ExecInput struct {
+	Code     string `json:"code,omitempty"`
+	Command  string `json:"command,omitempty"`
+	Language string `json:"language,omitempty"`
+	// RestartSafe declares read-only work: side-effecting catalog calls and
+	// plugin namespaces are refused, and pending calls are never auto-pumped.
+	RestartSafe bool `json:"restartSafe,omitempty"`
+}
+
+// WaitInput is the wait tool's input.
+type WaitInput struct {
+	RunID string `json:"runId"`
+}
+
+// CallInfo identifies the model's exec/wait tool call, so nested calls appear
+// under it in the trajectory and in hook events.
+type CallInfo struct {
+	Scope  Scope
+	CallID string
+}
+
+// Exec runs one cell. It always returns a Result; failures are results too.
+func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result {
+	src, lang, msg := rt.checkInput(in)
+	cat, visible, err := rt.buildCatalog(ctx, call.Scope)
+	var tel Telemetry
+	if cat != nil {
+		tel = cat.Telemetry(visible)
+	}
+	if err != nil {
+		return failed(CodeInternalError, "code mode could not build the tool catalog: "+err.Error(), tel)
+	}
+	if msg != "" {
+		return failed(CodeInvalidInput, msg, tel)
+	}
+	raw, _ := json.Marshal(in)
+	if _, err := rt.opts.Hooks.RunBefore(ctx, catalog.ExecHookEvent(call.CallID, lang, raw, call.Scope)); err != nil {
+		return failed(CodeInvalidInput, err.Error(), tel)
+	}
+	if err := checkCellTODO(src); err != nil {
+		return failed(CodeInvalidInput, err.Error(), tel)
+	}
+	if lang == config.LanguageTypeScript {
+		js, err := tsx.Transform(src)
+		if err != nil {
+			return failed(CodeInvalidInput, err.Error(), tel)
+		}
+		src = js
+	}
+	r := &run{
+		rt: rt, id: newRunID(), scope: call.Scope, parentCallID: call.CallID,
+		cat: cat, visible: visible, restartSafe: in.RestartSafe,
+	}
+	if err := r.init(); err != nil {
+		r.discard()
+		return failed(CodeInvalidInput, "code mode namespace setup failed: "+err.Error(), tel)
+	}
+	return r.start(ctx, src)
+}
+
+// Wait resumes a suspended run.
+func (rt *Runtime) Wait(ctx context.Context, call CallInfo, in WaitInput) Result {
+	if strings.TrimSpace(in.RunID) == "" {
+		return failed(CodeInvalidInput, "wait needs a runId from a waiting exec result.", Telemetry{ModelVisibleTools: []string{"exec", "wait"}})
+	}
+	r, msg := rt.store.take(in.RunID, call.Scope, rt.now())
+	if r == nil {
+		return failed(CodeInvalidInput, msg, Telemetry{ModelVisibleTools: []string{"exec", "wait"}})
+	}
+	return r.resume(ctx, call.CallID)
+}
+
+// checkInput applies the exec input rules; msg is the invalid_input message.
+func (rt *Runtime) checkInput(in ExecInput) (src, lang, msg string) {
+	src = in.Code
+	switch {
+	case in.Code != "" && in.Command != "" && in.Code != in.Command:
+		return "", "", "exec: code and command are aliases and must be equal when both are given."
+	case src == "":
+		src = in.Command
+	}
+	if strings.TrimSpace(src) == "" {
+		return "", "", "exec needs a non-empty code string (a JavaScript or TypeScript program)."
+	}
+	lang = in.Language
+	if lang == "" {
+		lang = config.LanguageJavaScript
+	}
+	if lang != config.LanguageJavaScript && lang != config.LanguageTypeScript {
+		return "", "", `exec: language must be "javascript" or "typescript".`
+	}
+	if !rt.cfg.LanguageEnabled(lang) {
+		return "", "", "exec: language " + lang + " is disabled by tools.codeMode.languages."
+	}
+	return src, lang, ""
+}
+
+// buildCatalog builds the run-scoped catalog and the model-visible tool names
+// (exec, wait and the direct-only tools kept visible).
+func (rt *Runtime) buildCatalog(ctx context.Context, scope Scope) (*catalog.Catalog, []string, error) {
+	var tools []catalog.Tool
+	if rt.opts.Tools != nil {
+		var err error
+		if tools, err = rt.opts.Tools(ctx, scope); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, srv := range rt.opts.MCPServers {
+		tools = append(tools, srv.Tools()...)
+	}
+	visible := []string{"exec", "wait"}
+	for _, t := range tools {
+		if s := t.Spec(); s.DirectOnly && rt.opts.Policy.Allows(s.Name, catalog.ToolID(s)) {
+			visible = append(visible, s.Name)
+		}
+	}
+	cat, err := catalog.Build(tools, catalog.BuildOptions{Policy: rt.opts.Policy, Scope: scope, Hooks: rt.opts.Hooks})
+	return cat, visible, err
+}
+
+func newRunID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return "cm_" + hex.EncodeToString(b[:])
+}
+
+func failed(code ErrorCode, msg string, tel Telemetry) Result {
+	if tel.ModelVisibleTools == nil {
+		tel.ModelVisibleTools = []string{"exec", "wait"}
+	}
+	return Result{Status: StatusFailed, Error: msg, Code: code, Telemetry: tel}
+}

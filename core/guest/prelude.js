@@ -1,0 +1,236 @@
+// The Code Mode guest runtime, evaluated once into the VM template before any
+// model code exists. Everything the model can reach is built here from two host
+// functions (sync and async), both captured in this closure and never exposed:
+// one coarse JSON bridge, one host call per operation, JSON strings both ways.
+(function (host) {
+  "use strict";
+  const hostSync = host.__openclaw_sync, hostAsync = host.__openclaw_async;
+  const parse = JSON.parse, stringify = JSON.stringify, S = String;
+  const freeze = Object.freeze, define = Object.defineProperty, keys = Object.keys;
+  const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+  const isArray = Array.isArray, ErrorCtor = Error, PromiseCtor = Promise;
+  const MapCtor = Map, SetCtor = Set, DateCtor = Date;
+  const TypedArray = Object.getPrototypeOf(Int8Array);
+  const ArrayBufferCtor = ArrayBuffer, DataViewCtor = DataView;
+  const dateToISO = Date.prototype.toISOString, symToString = Symbol.prototype.toString;
+  const mapEntries = Map.prototype.entries, setValues = Set.prototype.values;
+  const arrayFrom = Array.from, getProto = Object.getPrototypeOf;
+  const MAX_DEPTH = 64;
+
+  // ---- output adapter: any guest value -> JSON-compatible value, in the guest ----
+  // Documented rules: undefined -> null at the top, dropped in objects, null in
+  // arrays; NaN/Infinity -> "NaN"/"Infinity"/"-Infinity"; BigInt -> "123n";
+  // Date -> ISO string (invalid -> null); Map -> [[k, v], ...]; Set -> [v, ...];
+  // typed arrays -> arrays of their numbers; ArrayBuffer/DataView -> refused
+  // (binary does not cross the bridge); functions -> "[Function name]"; symbols ->
+  // "Symbol(desc)"; Error -> "Name: message"; cycles -> "[Circular]"; deeper than
+  // 64 levels -> "[Too deep]"; objects with toJSON -> adapt(toJSON()).
+  function adapt(v, seen, depth, inArray) {
+    switch (typeof v) {
+      case "string": case "boolean": return v;
+      case "number":
+        if (v !== v) return "NaN";
+        if (v === Infinity) return "Infinity";
+        if (v === -Infinity) return "-Infinity";
+        return v === 0 ? 0 : v;
+      case "bigint": return S(v) + "n";
+      case "undefined": return inArray ? null : undefined;
+      case "symbol": return symToString.call(v);
+      case "function": return "[Function" + (v.name ? " " + S(v.name) : "") + "]";
+    }
+    if (v === null) return null;
+    if (depth > MAX_DEPTH) return "[Too deep]";
+    if (seen.has(v)) return "[Circular]";
+    if (v instanceof ArrayBufferCtor || v instanceof DataViewCtor) {
+      throw new TypeError("binary data (" + (v instanceof DataViewCtor ? "DataView" : "ArrayBuffer") + ") cannot cross the Code Mode bridge; convert it to an array or a string first");
+    }
+    if (typeof v.toJSON === "function" && !(v instanceof DateCtor)) {
+      seen.add(v);
+      try { return adapt(v.toJSON(), seen, depth + 1, inArray); } finally { seen.delete(v); }
+    }
+    if (v instanceof DateCtor) {
+      const t = v.getTime();
+      return t === t ? dateToISO.call(v) : null;
+    }
+    if (v instanceof ErrorCtor) return S(v.name) + ": " + S(v.message);
+    seen.add(v);
+    try {
+      if (v instanceof TypedArray) return arrayFrom(v, (x) => adapt(x, seen, depth + 1, true));
+      if (v instanceof MapCtor) {
+        const out = [];
+        for (const [k, x] of mapEntries.call(v)) out.push([adapt(k, seen, depth + 1, true), adapt(x, seen, depth + 1, true)]);
+        return out;
+      }
+      if (v instanceof SetCtor) {
+        const out = [];
+        for (const x of setValues.call(v)) out.push(adapt(x, seen, depth + 1, true));
+        return out;
+      }
+      if (isArray(v)) {
+        const out = new Array(v.length);
+        for (let i = 0; i < v.length; i++) out[i] = adapt(v[i], seen, depth + 1, true);
+        return out;
+      }
+      const out = {};
+      for (const k of keys(v)) {
+        const x = adapt(v[k], seen, depth + 1, false);
+        if (x !== undefined) define(out, k, { value: x, enumerable: true, writable: true, configurable: true });
+      }
+      return out;
+    } finally {
+      seen.delete(v);
+    }
+  }
+  function toJSONText(v) {
+    const a = adapt(v, new SetCtor(), 0, false);
+    return stringify(a === undefined ? null : a);
+  }
+
+  // ---- the bridge ----
+  function fail(e) {
+    const err = new (e.name === "TypeError" ? TypeError : e.name === "RangeError" ? RangeError : ErrorCtor)(S(e.message));
+    if (e.name !== "TypeError" && e.name !== "RangeError" && e.name !== "Error") err.name = S(e.name);
+    if (e.code !== undefined) err.code = S(e.code);
+    return err;
+  }
+  function sync(op, args) {
+    const r = parse(hostSync(stringify({ op: op, ...args })));
+    if (hasOwn(r, "error")) throw fail(r.error);
+    return r.ok;
+  }
+  function call(op, args) {
+    // The host answers with a promise of a JSON text; rejections carry plain
+    // {name, message} data, re-created here as guest errors.
+    return hostAsync(stringify({ op: op, ...args })).then(
+      (t) => parse(t),
+      (e) => { throw fail({ name: e && e.name, message: e && e.message, code: e && e.code }); },
+    );
+  }
+  function inputOf(input) {
+    return input === undefined ? {} : parse(toJSONText(input));
+  }
+
+  function text(value) {
+    let s;
+    if (typeof value === "string") s = value;
+    else {
+      const a = adapt(value, new SetCtor(), 0, false);
+      s = a !== null && typeof a === "object" ? stringify(a, null, 2) : S(a);
+    }
+    sync("text", { text: s });
+  }
+  function json(value) { sync("json", { value: parse(toJSONText(value)) }); }
+  function yield_control(reason) {
+    return call("yield", { reason: reason === undefined ? "" : S(reason) }).then(() => undefined);
+  }
+
+  function makeTools(safeNames) {
+    const t = {
+      search(query, options) {
+        const limit = options && options.limit !== undefined ? options.limit : null;
+        return PromiseCtor.resolve().then(() => sync("search", { query: S(query), limit: limit }));
+      },
+      describe(id) { return PromiseCtor.resolve().then(() => sync("describe", { id: S(id) })); },
+      call(id, input) { return call("call", { id: S(id), input: inputOf(input), mode: "call" }); },
+      callValue(id, input) { return call("call", { id: S(id), input: inputOf(input), mode: "value" }); },
+    };
+    for (const name of keys(safeNames)) {
+      if (hasOwn(t, name)) continue;
+      const id = safeNames[name];
+      define(t, name, { value: freeze({ [name]: (input) => t.callValue(id, input) }[name]), enumerable: true });
+    }
+    return freeze(t);
+  }
+
+  function makeMCP(servers) {
+    const mcp = {};
+    for (const safe of keys(servers)) {
+      const srv = servers[safe], ns = {};
+      for (const tool of keys(srv.tools)) {
+        const name = srv.tools[tool];
+        ns[tool] = { [tool]: (input) => call("mcp.call", { server: srv.server, tool: name, input: inputOf(input) }) }[tool];
+      }
+      ns.$api = (toolName, options) => PromiseCtor.resolve().then(() => sync("mcp.api", {
+        server: safe, tool: toolName === undefined ? null : S(toolName), schema: !!(options && options.schema),
+      }));
+      ns.resources = freeze({ read: (req) => call("mcp.resource", { server: srv.server, uri: S(req && req.uri) }) });
+      ns.prompts = freeze({ get: (req) => call("mcp.prompt", { server: srv.server, name: S(req && req.name), arguments: inputOf(req && req.arguments) }) });
+      mcp[safe] = freeze(ns);
+    }
+    return freeze(mcp);
+  }
+
+  function makeAPI(files) {
+    const list = (prefix) => {
+      const p = prefix === undefined ? "" : S(prefix).replace(/\/+$/, "");
+      return files.filter((f) => p === "" || f.path === p || f.path.startsWith(p + "/"))
+        .map((f) => freeze({ path: f.path, size: f.size, description: f.description }));
+    };
+    const read = (path) => {
+      const p = S(path);
+      const segs = p.split("/");
+      if (p === "" || p[0] === "/" || p.includes("\\") || segs.some((s) => s === "" || s === "." || s === ".."))
+        throw new TypeError("API.read: invalid path " + stringify(p) + " (use a path from API.list())");
+      const f = files.find((x) => x.path === p);
+      if (!f) throw new ErrorCtor("API.read: no such file " + stringify(p) + "; API.list() shows the files");
+      return f.content;
+    };
+    return freeze({
+      list: (prefix) => PromiseCtor.resolve().then(() => list(prefix)),
+      read: (path) => PromiseCtor.resolve().then(() => read(path)),
+    });
+  }
+
+  // Namespaces arrive as plain descriptors {id, globalName, value, callables}:
+  // value is JSON data with null placeholders at the callable paths; each
+  // callable becomes a function that calls the host by namespace id and path.
+  function deepFreeze(v) {
+    if (v !== null && typeof v === "object" && !Object.isFrozen(v)) {
+      freeze(v);
+      for (const k of keys(v)) deepFreeze(v[k]);
+    }
+    return v;
+  }
+  function makeNamespace(d) {
+    const root = { v: d.value };
+    for (const path of d.callables) {
+      let parent = root, key = "v";
+      for (const seg of path) { parent = parent[key]; key = seg; }
+      const p = path.slice();
+      define(parent, key, { value: (...args) => call("ns.call", { ns: d.id, path: p, args: args.map((a) => (a === undefined ? null : parse(toJSONText(a)))) }), enumerable: true, writable: true, configurable: true });
+    }
+    return deepFreeze(root.v);
+  }
+
+  function setup(runText) {
+    const run = parse(runText);
+    const g = globalThis;
+    const constant = (name, value) => define(g, name, { value: value, writable: false, enumerable: false, configurable: false });
+    constant("ALL_TOOLS", freeze(run.allTools.map((e) => freeze(e))));
+    constant("tools", makeTools(run.safeNames));
+    constant("MCP", makeMCP(run.mcp));
+    constant("API", makeAPI(run.files));
+    const nss = {};
+    for (const d of run.namespaces) {
+      const v = makeNamespace(d);
+      nss[d.globalName] = v;
+      constant(d.globalName, v);
+    }
+    constant("namespaces", freeze(nss));
+    constant("text", text);
+    constant("json", json);
+    constant("yield_control", yield_control);
+  }
+
+  // start runs the compiled cell. Its promise never rejects (so the host's own
+  // handle is never an "unhandled rejection"): it resolves to ["ok", JSON text]
+  // or to [false, thrown value].
+  function start(cell) {
+    return PromiseCtor.resolve().then(() => cell()).then(
+      (v) => { try { return ["ok", toJSONText(v)]; } catch (e) { return [false, e]; } },
+      (e) => [false, e],
+    );
+  }
+
+  return { setup: setup, start: start };
+})

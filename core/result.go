@@ -1,0 +1,76 @@
+package core
+
+import (
+	"encoding/json"
+
+	"github.com/codemode-go/codemode/core/catalog"
+)
+
+// Status is the CodeModeResult discriminator.
+type Status string
+
+const (
+	StatusCompleted Status = "completed"
+	StatusWaiting   Status = "waiting"
+	StatusFailed    Status = "failed"
+)
+
+// ErrorCode is the spec's CodeModeErrorCode union.
+type ErrorCode string
+
+const (
+	CodeInvalidInput          ErrorCode = "invalid_input"
+	CodeRuntimeUnavailable    ErrorCode = "runtime_unavailable"
+	CodeTimeout               ErrorCode = "timeout"
+	CodeOutputLimitExceeded   ErrorCode = "output_limit_exceeded"
+	CodeSnapshotLimitExceeded ErrorCode = "snapshot_limit_exceeded"
+	CodeInternalError         ErrorCode = "internal_error"
+)
+
+// Output is one text() or json() item.
+type Output struct {
+	Type  string          `json:"type"`
+	Text  string          `json:"text,omitempty"`
+	Value json.RawMessage `json:"value,omitempty"`
+}
+
+// PendingToolCall describes a nested call a waiting run still waits for.
+type PendingToolCall struct {
+	ID     string `json:"id"`
+	ToolID string `json:"toolId,omitempty"`
+	Kind   string `json:"kind"`
+}
+
+// Result is the CodeModeResult union as one struct: the fields present depend on
+// Status, exactly as the spec's three variants.
+type Result struct {
+	Status           Status            `json:"status"`
+	Value            json.RawMessage   `json:"value,omitempty"`
+	RunID            string            `json:"runId,omitempty"`
+	Reason           string            `json:"reason,omitempty"`
+	PendingToolCalls []PendingToolCall `json:"pendingToolCalls,omitempty"`
+	Error            string            `json:"error,omitempty"`
+	Code             ErrorCode         `json:"code,omitempty"`
+	Output           []Output          `json:"output,omitempty"`
+	Telemetry        Telemetry         `json:"telemetry"`
+}
+
+// Telemetry is reported on every result: catalog size and per-source counts,
+// cumulative search/describe/call counts of the run, the model-visible tools.
+type Telemetry = catalog.Telemetry
+
+// MarshalJSON keeps `value` present (null included) on completed results, which
+// the spec's CodeModeCompletedResult requires.
+func (r Result) MarshalJSON() ([]byte, error) {
+	type plain Result
+	if r.Status == StatusCompleted && r.Value == nil {
+		r.Value = json.RawMessage("null")
+	}
+	if r.Status == StatusCompleted {
+		return json.Marshal(struct {
+			plain
+			Value json.RawMessage `json:"value"`
+		}{plain(r), r.Value})
+	}
+	return json.Marshal(plain(r))
+}

@@ -1,0 +1,392 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/codemode-go/codemode/core/apifiles"
+	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/namespace"
+	"github.com/codemode-go/codemode/core/quickjs"
+)
+
+// run is one Code Mode run across its exec and wait calls. Between calls it is
+// a snapshot plus the bookkeeping of its pending bridge calls; during a call it
+// also has a live VM. Only the goroutine holding the run (exec, or the wait that
+// took it from the store) touches it, except the settled channel.
+type run struct {
+	rt           *Runtime
+	id           string
+	scope        Scope
+	parentCallID string
+	cat          *catalog.Catalog
+	visible      []string
+	restartSafe  bool
+	mcpIDs       map[string]map[string]string // server -> tool -> catalog id
+	files        *apifiles.Files
+	mcpSafe      map[string]apifiles.ServerNames
+	ns           *namespace.Runtime
+	openclawIDs  map[[2]string]string // (owner, name) -> catalog id
+
+	// ctx outlives single exec/wait calls: tool calls keep running while the run
+	// is suspended. cancel ends them when the run ends.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	snap    *quickjs.Snapshot
+	result  quickjs.Value // the cell's [ok, value] promise, a box in guest memory
+	calls   map[string]*pendingCall
+	settled chan settlement
+	yield   *quickjs.Resolvers
+	seq     int
+
+	// per exec/wait call
+	vm         *quickjs.VM
+	callID     string
+	out        []Output
+	outUsed    int64 // across the whole run
+	overflow   bool
+	yieldAsked string
+
+	expires time.Time
+	busy    bool
+}
+
+type pendingCall struct {
+	id, kind, toolID string
+	res              quickjs.Resolvers
+}
+
+// settlement is a finished bridge call: JSON text or a plain error.
+type settlement struct {
+	id   string
+	ok   bool
+	json string
+	name string
+	msg  string
+}
+
+// init prepares the run's views of its catalog: MCP ids and declaration files,
+// and the plugin namespaces whose tools are all visible (rejected scopes fail
+// the run before any guest code runs).
+func (r *run) init() error {
+	r.ctx, r.cancel = context.WithCancel(context.Background())
+	r.calls = map[string]*pendingCall{}
+	r.settled = make(chan settlement, r.rt.cfg.MaxPendingToolCalls+1)
+	r.mcpIDs = map[string]map[string]string{}
+	var mcpSpecs, visible []catalog.Spec
+	for _, e := range r.cat.MCPEntries() {
+		if r.mcpIDs[e.SourceName] == nil {
+			r.mcpIDs[e.SourceName] = map[string]string{}
+		}
+		r.mcpIDs[e.SourceName][e.Name] = e.ID
+		if d, err := r.cat.Lookup(e.ID); err == nil {
+			mcpSpecs = append(mcpSpecs, catalog.Spec{Name: e.Name, Description: e.Description, Parameters: d.Parameters, Source: catalog.SourceMCP, Owner: e.SourceName})
+		}
+	}
+	decls := apifiles.DeclsFromSpecs(mcpSpecs)
+	r.files = apifiles.Render(decls)
+	r.mcpSafe = apifiles.SafeNames(decls)
+	r.openclawIDs = map[[2]string]string{}
+	for _, e := range r.cat.Entries() {
+		visible = append(visible, catalog.Spec{Name: e.Name, Source: e.Source, Owner: e.SourceName})
+		if e.Source == catalog.SourceOpenClaw {
+			r.openclawIDs[[2]string{e.SourceName, e.Name}] = e.ID
+		}
+	}
+	ns, err := namespace.Resolve(namespace.ScopeContext{
+		AgentID: r.scope.AgentID, SessionKey: r.scope.SessionKey, SessionID: r.scope.SessionID, RunID: r.id,
+		Config: r.rt.opts.NamespaceConfig, Aborted: func() bool { return r.ctx.Err() != nil },
+	}, visible)
+	if err != nil {
+		return err
+	}
+	r.ns = ns
+	return nil
+}
+
+func (r *run) discard() {
+	if r.cancel != nil {
+		r.cancel()
+	}
+	r.snap = nil
+}
+
+func (r *run) limits(deadline time.Time) quickjs.Limits {
+	return quickjs.Limits{
+		MemoryLimit: uint32(r.rt.cfg.MemoryLimitBytes),
+		Deadline:    deadline,
+		// Where the clock stands still in a busy loop (Workers) the budget stops
+		// it; natively the wall clock fires long before (QuickJS checks about
+		// once per 10,000 back jumps and calls).
+		InterruptBudget: int64(r.rt.cfg.TimeoutMs) * 20,
+	}
+}
+
+// start evaluates the cell in a fresh VM and pumps it.
+func (r *run) start(ctx context.Context, src string) Result {
+	deadline := time.Now().Add(time.Duration(r.rt.cfg.TimeoutMs) * time.Millisecond)
+	vm, err := r.rt.qjs.NewVM(ctx, r.limits(deadline))
+	if err != nil {
+		r.discard()
+		return r.failure(CodeRuntimeUnavailable, "code mode runtime unavailable: could not start a QuickJS-WASI VM")
+	}
+	r.attach(vm)
+	defer r.detach()
+	if err := r.setup(); err != nil {
+		r.discard()
+		return r.failure(CodeInternalError, "code mode could not prepare the guest runtime: "+err.Error())
+	}
+	// The cell is the body of an async function: top-level await and return work.
+	fn, err := vm.Eval("(async function () {"+src+"\n})", "cell.js")
+	if err != nil {
+		r.discard()
+		return r.guestFailure(err)
+	}
+	start, err := vm.GetProp(vm.Prelude(), "start")
+	if err == nil {
+		r.result, err = vm.Call(start, vm.Undefined(), fn)
+		vm.Free(start)
+	}
+	vm.Free(fn)
+	if err != nil {
+		r.discard()
+		return r.guestFailure(err)
+	}
+	return r.pump(ctx, deadline)
+}
+
+// resume restores the run's snapshot into a fresh VM and pumps it.
+func (r *run) resume(ctx context.Context, callID string) Result {
+	deadline := time.Now().Add(time.Duration(r.rt.cfg.TimeoutMs) * time.Millisecond)
+	vm, err := r.rt.qjs.Restore(ctx, r.snap, r.limits(deadline))
+	if err != nil {
+		r.rt.store.drop(r)
+		return r.failure(CodeInvalidInput, "code mode run could not be restored: "+err.Error())
+	}
+	r.parentCallID = callID
+	r.attach(vm)
+	defer r.detach()
+	r.snap = nil
+	if r.yield != nil { // wait is the model's go-ahead after yield_control
+		y := *r.yield
+		r.yield = nil
+		if err := vm.Settle(y, true, vm.Undefined()); err != nil {
+			r.rt.store.drop(r)
+			return r.guestFailure(err)
+		}
+	}
+	res := r.pump(ctx, deadline)
+	if res.Status == StatusWaiting {
+		r.rt.store.release(r)
+	} else {
+		r.rt.store.drop(r)
+	}
+	return res
+}
+
+func (r *run) attach(vm *quickjs.VM) {
+	r.vm = vm
+	r.out, r.overflow, r.yieldAsked = nil, false, ""
+	vm.Handle(hostSync, r.hostSync)
+	vm.Handle(hostAsync, r.hostAsync)
+}
+
+func (r *run) detach() {
+	if r.vm != nil {
+		r.vm.Close()
+		r.vm = nil
+	}
+}
+
+// pump runs jobs and delivers settled bridge calls until the cell is done, it
+// yields, or the deadline passes with calls still pending.
+func (r *run) pump(ctx context.Context, deadline time.Time) Result {
+	vm := r.vm
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	for {
+		if err := r.drainSettled(); err != nil {
+			return r.end(r.guestFailure(err))
+		}
+		if err := vm.RunJobs(); err != nil {
+			return r.end(r.guestFailure(err))
+		}
+		if r.overflow {
+			return r.end(r.failure(CodeOutputLimitExceeded, r.overflowMsg()))
+		}
+		st := vm.State(r.result)
+		if st != quickjs.Pending && len(r.calls) == 0 && !vm.JobsPending() {
+			return r.end(r.finish())
+		}
+		if r.yieldAsked != "" || r.yield != nil {
+			return r.suspend("yield")
+		}
+		if len(r.calls) == 0 {
+			return r.end(r.failure("", "the program is awaiting a promise that nothing will ever settle (no tool call is pending)"))
+		}
+		if r.restartSafe {
+			return r.suspend("pending_tools")
+		}
+		select {
+		case s := <-r.settled:
+			if err := r.deliver(s); err != nil {
+				return r.end(r.guestFailure(err))
+			}
+		case <-timer.C:
+			return r.suspend("pending_tools")
+		case <-ctx.Done():
+			return r.end(r.failure("", "code mode run was aborted."))
+		}
+	}
+}
+
+// deliver settles one bridge promise in the guest.
+func (r *run) deliver(s settlement) error {
+	pc, ok := r.calls[s.id]
+	if !ok {
+		return nil
+	}
+	delete(r.calls, s.id)
+	vm := r.vm
+	var v quickjs.Value
+	var err error
+	if s.ok {
+		v, err = vm.NewString(s.json)
+	} else {
+		v, err = vm.NewError(s.name, s.msg)
+	}
+	if err != nil {
+		return err
+	}
+	defer vm.Free(v)
+	return vm.Settle(pc.res, s.ok, v)
+}
+
+// drainSettled delivers everything that settled while the run was suspended.
+func (r *run) drainSettled() error {
+	for {
+		select {
+		case s := <-r.settled:
+			if err := r.deliver(s); err != nil {
+				return err
+			}
+		default:
+			return nil
+		}
+	}
+}
+
+// suspend snapshots the VM and parks the run in the store.
+func (r *run) suspend(reason string) Result {
+	snap, err := r.vm.Snapshot()
+	if err != nil {
+		return r.end(r.failure(CodeInternalError, "code mode could not snapshot the run"))
+	}
+	if max := r.rt.cfg.MaxSnapshotBytes; int64(snap.Bytes()) > max {
+		return r.end(r.failure(CodeSnapshotLimitExceeded, "code mode snapshot of "+strconv.Itoa(snap.Bytes())+" bytes exceeds maxSnapshotBytes ("+strconv.FormatInt(max, 10)+")."))
+	}
+	r.snap = snap
+	r.expires = r.rt.now().Add(time.Duration(r.rt.cfg.SnapshotTtlSeconds) * time.Second)
+	if !r.rt.store.put(r, r.rt.now()) {
+		r.snap = nil
+		return r.end(r.failure(CodeInvalidInput, msgTooMany))
+	}
+	res := Result{Status: StatusWaiting, RunID: r.id, Reason: reason, Output: r.out, Telemetry: r.telemetry()}
+	for _, pc := range r.calls {
+		res.PendingToolCalls = append(res.PendingToolCalls, PendingToolCall{ID: pc.id, ToolID: pc.toolID, Kind: pc.kind})
+	}
+	sortPending(res.PendingToolCalls)
+	return res
+}
+
+// end finishes a run that will not be resumed.
+func (r *run) end(res Result) Result {
+	r.discard()
+	return res
+}
+
+// finish reads the cell's settled [ok, value] pair.
+func (r *run) finish() Result {
+	vm := r.vm
+	pair, err := vm.PromiseResult(r.result)
+	if err != nil {
+		return r.guestFailure(err)
+	}
+	defer vm.Free(pair)
+	okv, err := vm.GetProp(pair, "0")
+	if err != nil {
+		return r.guestFailure(err)
+	}
+	ok := vm.IsString(okv) // "ok" marks success; a failure carries a boolean
+	vm.Free(okv)
+	val, err := vm.GetProp(pair, "1")
+	if err != nil {
+		return r.guestFailure(err)
+	}
+	defer vm.Free(val)
+	if !ok {
+		return r.failure("", describe(vm.ErrorOf(val)))
+	}
+	if errs := vm.UnhandledRejections(); len(errs) > 0 {
+		return r.failure("", "unhandled promise rejection: "+describe(errs[0])+" (await every tool call or attach .catch())")
+	}
+	text, err := vm.GoString(val)
+	if err != nil {
+		return r.guestFailure(err)
+	}
+	if !r.charge(int64(len(text))) {
+		return r.failure(CodeOutputLimitExceeded, "code mode result value of "+strconv.Itoa(len(text))+" bytes exceeds maxOutputBytes ("+strconv.FormatInt(r.rt.cfg.MaxOutputBytes, 10)+"); return a smaller value or summarize it.")
+	}
+	return Result{Status: StatusCompleted, Value: []byte(text), Output: r.out, Telemetry: r.telemetry()}
+}
+
+func describe(e *quickjs.JSError) string {
+	s := e.Error()
+	if e.Stack != "" {
+		s += "\n" + e.Stack
+	}
+	return s
+}
+
+// guestFailure maps a VM error to the spec's error codes.
+func (r *run) guestFailure(err error) Result {
+	var ie *quickjs.InterruptError
+	var je *quickjs.JSError
+	var te *quickjs.TrapError
+	switch {
+	case errors.As(err, &ie) && ie.Reason == "canceled":
+		return r.failure("", "code mode run was aborted.")
+	case errors.As(err, &ie):
+		return r.failure(CodeTimeout, "code mode cell exceeded timeoutMs ("+strconv.Itoa(r.rt.cfg.TimeoutMs)+" ms) while running guest code.")
+	case errors.As(err, &je):
+		if je.IsOutOfMemory() {
+			return r.failure("", "InternalError: out of memory (the cell exceeded memoryLimitBytes = "+strconv.FormatInt(r.rt.cfg.MemoryLimitBytes, 10)+")")
+		}
+		return r.failure("", describe(je))
+	case errors.As(err, &te):
+		return r.failure(CodeRuntimeUnavailable, "the QuickJS-WASI VM stopped unexpectedly and was discarded.")
+	}
+	return r.failure(CodeInternalError, "code mode internal error.")
+}
+
+// failure builds a failed result whose message fits the output budget.
+func (r *run) failure(code ErrorCode, msg string) Result {
+	room := r.rt.cfg.MaxOutputBytes - r.outUsed
+	if room < 256 {
+		room = 256
+	}
+	if int64(len(msg)) > room {
+		msg = truncate(msg, int(room)-40) + "… [truncated to maxOutputBytes]"
+	}
+	return Result{Status: StatusFailed, Error: msg, Code: code, Output: r.out, Telemetry: r.telemetry()}
+}
+
+func (r *run) telemetry() Telemetry { return r.cat.Telemetry(r.visible) }
+
+func (r *run) nextID(kind string) string {
+	r.seq++
+	return kind + "_" + strconv.Itoa(r.seq)
+}

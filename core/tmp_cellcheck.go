@@ -1,0 +1,3 @@
+package core
+
+func checkCellTODO(string) error { return nil }
