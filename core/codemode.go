@@ -54,6 +54,8 @@ type Options struct {
 	Interpreter bool
 	// Deterministic fixes the guest clock and randomness (tests).
 	Deterministic bool
+	// Transcript, when set, records every exec/wait and its nested tool calls.
+	Transcript *Transcript
 	// Now is the clock for snapshot expiry (tests); nil means time.Now.
 	Now func() time.Time
 }

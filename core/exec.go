@@ -74,7 +74,9 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 		r.discard()
 		return failed(CodeInvalidInput, "code mode namespace setup failed: "+err.Error(), tel)
 	}
-	return r.start(ctx, src)
+	res := r.start(ctx, src)
+	r.record("exec", lang, len(in.Code)+len(in.Command), res)
+	return res
 }
 
 // Wait resumes a suspended run.
@@ -86,7 +88,9 @@ func (rt *Runtime) Wait(ctx context.Context, call CallInfo, in WaitInput) Result
 	if r == nil {
 		return failed(CodeInvalidInput, msg, Telemetry{ModelVisibleTools: []string{"exec", "wait"}})
 	}
-	return r.resume(ctx, call.CallID)
+	res := r.resume(ctx, call.CallID)
+	r.record("wait", "", 0, res)
+	return res
 }
 
 // checkInput applies the exec input rules; msg is the invalid_input message.

@@ -50,8 +50,9 @@ type run struct {
 	overflow   bool
 	yieldAsked string
 
-	expires time.Time
-	busy    bool
+	expires  time.Time
+	busy     bool
+	recorded int // trajectory records already filed in the transcript
 }
 
 type pendingCall struct {

@@ -1,0 +1,68 @@
+package core
+
+import (
+	"context"
+
+	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/namespace"
+	"github.com/codemode-go/codemode/core/surface"
+)
+
+// Surface returns the model-visible tools for a run of scope: exec, wait and the
+// direct-only tools when Code Mode activates, the untouched list when the run
+// has no tools (disableTools, an empty allow list, none at all). The exec
+// description carries the quick index and the visible namespaces' prompts.
+func (rt *Runtime) Surface(ctx context.Context, scope Scope, disableTools bool) (surface.Surface, error) {
+	var tools []catalog.Tool
+	if rt.opts.Tools != nil {
+		var err error
+		if tools, err = rt.opts.Tools(ctx, scope); err != nil {
+			return surface.Surface{}, err
+		}
+	}
+	for _, srv := range rt.opts.MCPServers {
+		tools = append(tools, srv.Tools()...)
+	}
+	build := catalog.BuildOptions{Policy: rt.opts.Policy, Scope: scope, Hooks: rt.opts.Hooks}
+	var infos []surface.NamespaceInfo
+	if cat, err := catalog.Build(tools, build); err == nil {
+		var visible []catalog.Spec
+		for _, e := range cat.Entries() {
+			visible = append(visible, catalog.Spec{Name: e.Name, Source: e.Source, Owner: e.SourceName})
+		}
+		ns, err := namespace.Resolve(namespace.ScopeContext{AgentID: scope.AgentID, SessionKey: scope.SessionKey, SessionID: scope.SessionID,
+			Config: rt.opts.NamespaceConfig}, visible)
+		if err == nil {
+			for _, in := range ns.Infos() {
+				infos = append(infos, surface.NamespaceInfo{GlobalName: in.GlobalName, Description: in.Description, Prompt: in.Prompt})
+			}
+		}
+	}
+	return surface.Apply(tools, surface.Options{
+		Config:       surface.Config{Enabled: rt.cfg.Enabled, Languages: rt.cfg.Languages},
+		DisableTools: disableTools,
+		Build:        build,
+		Namespaces:   infos,
+	})
+}
+
+// Stats describes the suspended-run store.
+type Stats struct {
+	Suspended     int `json:"suspended"`
+	SnapshotBytes int `json:"snapshotBytes"`
+}
+
+// Stats reports how many runs are suspended and what their snapshots hold.
+func (rt *Runtime) Stats() Stats {
+	s := rt.store
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sweepLocked(rt.now())
+	st := Stats{Suspended: len(s.runs)}
+	for _, r := range s.runs {
+		if r.snap != nil {
+			st.SnapshotBytes += r.snap.Bytes()
+		}
+	}
+	return st
+}
