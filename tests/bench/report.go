@@ -154,6 +154,9 @@ func ratioCell(a, b float64) string {
 	if a == 0 || b == 0 {
 		return "-"
 	}
+	if x := a / b; x < 0.01 {
+		return fmt.Sprintf("%.4fx", x)
+	}
 	return fmt.Sprintf("%.2fx", a/b)
 }
 
