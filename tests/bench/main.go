@@ -22,9 +22,10 @@ import (
 
 // stat is the result of one workload in one mode (times in milliseconds).
 type stat struct {
-	Median float64 `json:"median_ms"`
-	Min    float64 `json:"min_ms"`
-	N      int     `json:"n"`
+	Median  float64   `json:"median_ms"`
+	Min     float64   `json:"min_ms"`
+	N       int       `json:"n"`
+	Samples []float64 `json:"samples_ms"`
 }
 
 // step is how often a workload runs: warm-up runs, then measured runs.
@@ -49,8 +50,8 @@ func plans(quick bool) (shared, interp map[string]step) {
 		return
 	}
 	shared = map[string]step{
-		"loop": {2, 7}, "loopSmall": {3, 11}, "fib": {2, 9}, "fibSmall": {3, 11},
-		"hostCalls": {3, 11}, "freshVM": {20, 200}, "snapshot": {20, 200}, "restore": {20, 200},
+		"loop": {2, 9}, "loopSmall": {3, 15}, "fib": {3, 15}, "fibSmall": {3, 21},
+		"hostCalls": {3, 15}, "freshVM": {20, 200}, "snapshot": {20, 200}, "restore": {20, 200},
 	}
 	interp = map[string]step{
 		"loopSmall": {1, 5}, "fibSmall": {1, 5}, "hostCalls": {1, 5},
@@ -87,7 +88,28 @@ func summarize(ms []float64) stat {
 	if len(s)%2 == 0 {
 		med = (s[len(s)/2-1] + s[len(s)/2]) / 2
 	}
-	return stat{Median: med, Min: s[0], N: len(s)}
+	return stat{Median: med, Min: s[0], N: len(s), Samples: ms}
+}
+
+// merge pools the samples of several rounds of the same mode.
+func merge(rounds []*modeResult) *modeResult {
+	if len(rounds) == 0 || rounds[0] == nil {
+		return nil
+	}
+	out := *rounds[0]
+	out.Stats = map[string]stat{}
+	pool := func(get func(*modeResult) stat) stat {
+		var all []float64
+		for _, r := range rounds {
+			all = append(all, get(r).Samples...)
+		}
+		return summarize(all)
+	}
+	for k := range rounds[0].Stats {
+		out.Stats[k] = pool(func(r *modeResult) stat { return r.Stats[k] })
+	}
+	out.ColdFreshVM = pool(func(r *modeResult) stat { return r.ColdFreshVM })
+	return &out
 }
 
 // modeResult is everything measured in one mode.
@@ -239,27 +261,48 @@ func run(quick bool, outFile, node, refScript string, withInterp bool) error {
 	}
 	shared, interpPlan := plans(quick)
 
-	fmt.Fprintln(os.Stderr, "ours, wazero compiler (compilation cache on):")
-	comp, err := runOurs(ctx, false, shared, w, logf)
-	if err != nil {
-		return err
+	// The compiler and the reference alternate over rounds (samples pooled), so
+	// a noisy stretch of the machine hits both; the interpreter runs once.
+	rounds := 2
+	if quick {
+		rounds = 1
 	}
+	var comps, refs []*modeResult
 	var intr *modeResult
-	if withInterp {
-		fmt.Fprintln(os.Stderr, "ours, wazero interpreter (loop 1e6 and fib(25) skipped: too slow; see loop 1e5, fib(20)):")
-		if intr, err = runOurs(ctx, true, interpPlan, w, logf); err != nil {
+	var refInfo string
+	var refErr error
+	for round := 1; round <= rounds; round++ {
+		fmt.Fprintf(os.Stderr, "round %d/%d: ours, wazero compiler (compilation cache on):\n", round, rounds)
+		comp, err := runOurs(ctx, false, shared, w, logf)
+		if err != nil {
 			return err
 		}
+		comps = append(comps, comp)
+		if refErr == nil {
+			fmt.Fprintf(os.Stderr, "round %d/%d: reference, quickjs-wasi on Node.js:\n", round, rounds)
+			var ref *modeResult
+			ref, refInfo, refErr = runReference(ctx, node, refScript, shared)
+			if refErr != nil {
+				fmt.Fprintln(os.Stderr, "  reference unavailable:", refErr)
+				refs = nil
+			} else {
+				refs = append(refs, ref)
+				logf("%s", refInfo)
+				for _, k := range []string{"loop", "fib", "hostCalls", "freshVM", "snapshot", "restore"} {
+					logf("reference: %-10s median %s ms (n=%d)", k, fmtMs(ref.Stats[k].Median), ref.Stats[k].N)
+				}
+			}
+		}
+		if withInterp && round == 1 {
+			fmt.Fprintln(os.Stderr, "ours, wazero interpreter (loop 1e6 and fib(25) skipped: too slow; see loop 1e5, fib(20)):")
+			if intr, err = runOurs(ctx, true, interpPlan, w, logf); err != nil {
+				return err
+			}
+		}
 	}
-	fmt.Fprintln(os.Stderr, "reference, quickjs-wasi on Node.js:")
-	refRes, refInfo, refErr := runReference(ctx, node, refScript, shared)
-	if refErr != nil {
-		fmt.Fprintln(os.Stderr, "  reference unavailable:", refErr)
-	} else {
-		logf("%s", refInfo)
-	}
+	comp, refRes := merge(comps), merge(refs)
 
-	rep := buildReport(comp, intr, refRes, quick)
+	rep := buildReport(comp, intr, refRes, quick, rounds)
 	env := environment(node, refInfo, refErr)
 	fmt.Println()
 	fmt.Print(rep.text())

@@ -76,12 +76,12 @@ function check(vm, h, w) {
 async function measure(step, f) {
   const [warm, n] = step;
   for (let k = 0; k < warm; k++) await f();
-  const ms = [];
-  for (let k = 0; k < n; k++) ms.push(await f());
-  ms.sort((a, b) => a - b);
+  const samples = [];
+  for (let k = 0; k < n; k++) samples.push(await f());
+  const ms = [...samples].sort((a, b) => a - b);
   const m = ms.length;
   const median = m % 2 ? ms[(m - 1) / 2] : (ms[m / 2 - 1] + ms[m / 2]) / 2;
-  return { median_ms: median, min_ms: ms[0], n: m };
+  return { median_ms: median, min_ms: ms[0], n: m, samples_ms: samples };
 }
 
 const results = {};

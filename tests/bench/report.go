@@ -33,7 +33,7 @@ func get(m *modeResult, k string) float64 {
 	return m.Stats[k].Median
 }
 
-func buildReport(comp, intr, ref *modeResult, quick bool) *report {
+func buildReport(comp, intr, ref *modeResult, quick bool, rounds int) *report {
 	r := &report{}
 	add := func(label, key string) {
 		r.rows = append(r.rows, row{label: label, comp: get(comp, key), intr: get(intr, key), ref: get(ref, key)})
@@ -107,6 +107,7 @@ func buildReport(comp, intr, ref *modeResult, quick bool) *report {
 	if intr != nil {
 		r.notes = append(r.notes, "interpreter: loop 1e6 and fib(25) not run (about 9 s and 2 s per run); compare the 1e5 and fib(20) rows")
 	}
+	r.notes = append(r.notes, fmt.Sprintf("compiler and reference: %d alternating round(s), samples pooled; interpreter: one round", rounds))
 	r.notes = append(r.notes, "medians; compute rows time one eval + reading the result in a VM created (untimed) for that run")
 	r.notes = append(r.notes, "fresh VM: ours NewVM+Close (instance reused from the pool, reset to the template on Close); reference QuickJS.create from a compiled WebAssembly.Module + dispose")
 	r.notes = append(r.notes, "snapshot: ours vm.Snapshot() (diff + deflate); reference vm.snapshot() (memory copy, not serialized). restore: ours Restore+re-register+Close; reference QuickJS.restore+registerHostCallback+dispose")
