@@ -157,6 +157,14 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 	if err != nil {
 		return 0, err
 	}
+	if toolID != "" {
+		cc := catalog.CallContext{ParentCallID: r.parentCallID, RestartSafe: r.restartSafe, Via: viaOf(req.Op)}
+		if err := r.cat.Precheck(toolID, cc); err != nil {
+			// Refused before it runs; Call records the refusal in the trajectory.
+			_, err = r.cat.Call(r.ctx, toolID, req.Input, cc)
+			return 0, &quickjs.Throw{Name: "Error", Message: plainMessage(err)}
+		}
+	}
 	if max := r.rt.cfg.MaxPendingToolCalls; len(r.calls) >= max {
 		return 0, &quickjs.Throw{Name: "RangeError", Message: "too many pending tool calls (maxPendingToolCalls = " + strconv.Itoa(max) + "); await some before starting more"}
 	}
@@ -180,6 +188,16 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 		settled <- s
 	}()
 	return p, nil
+}
+
+func viaOf(op string) catalog.Via {
+	switch op {
+	case "mcp.call":
+		return catalog.ViaMCP
+	case "ns.call":
+		return catalog.ViaNamespace
+	}
+	return catalog.ViaTools
 }
 
 // safeRun runs a job; a panicking tool becomes an error, never a crash.

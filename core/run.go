@@ -3,7 +3,9 @@ package core
 import (
 	"context"
 	"errors"
+	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/codemode-go/codemode/core/apifiles"
@@ -141,7 +143,7 @@ func (r *run) start(ctx context.Context, src string) Result {
 		return r.failure(CodeInternalError, "code mode could not prepare the guest runtime: "+err.Error())
 	}
 	// The cell is the body of an async function: top-level await and return work.
-	fn, err := vm.Eval("(async function () {"+src+"\n})", "cell.js")
+	fn, err := vm.Eval(cellPrefix+src+"\n})", "cell.js")
 	if err != nil {
 		r.discard()
 		return r.guestFailure(err)
@@ -174,7 +176,12 @@ func (r *run) resume(ctx context.Context, callID string) Result {
 	if r.yield != nil { // wait is the model's go-ahead after yield_control
 		y := *r.yield
 		r.yield = nil
-		if err := vm.Settle(y, true, vm.Undefined()); err != nil {
+		v, err := vm.NewString("null")
+		if err == nil {
+			err = vm.Settle(y, true, v)
+			vm.Free(v)
+		}
+		if err != nil {
 			r.rt.store.drop(r)
 			return r.guestFailure(err)
 		}
@@ -346,10 +353,36 @@ func (r *run) finish() Result {
 
 func describe(e *quickjs.JSError) string {
 	s := e.Error()
-	if e.Stack != "" {
-		s += "\n" + e.Stack
+	if st := guestStack(e.Stack); st != "" {
+		s += "\n" + st
 	}
 	return s
+}
+
+// cellPrefix wraps a cell as the body of an async function; it shares the
+// cell's first line, so only that line's columns need correcting.
+const cellPrefix = "(async function () {"
+
+var firstLineCol = regexp.MustCompile(`cell\.js:1:(\d+)`)
+
+// guestStack keeps the frames of the model's cell: the runtime's own prelude
+// frames say nothing to the model, and columns on the first line are given
+// relative to what the model wrote.
+func guestStack(stack string) string {
+	var keep []string
+	for _, line := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
+		if strings.Contains(line, "prelude.js") || strings.Contains(line, "kit.js") || strings.TrimSpace(line) == "" {
+			continue
+		}
+		keep = append(keep, firstLineCol.ReplaceAllStringFunc(line, func(m string) string {
+			n, _ := strconv.Atoi(m[len("cell.js:1:"):])
+			if n > len(cellPrefix) {
+				n -= len(cellPrefix)
+			}
+			return "cell.js:1:" + strconv.Itoa(n)
+		}))
+	}
+	return strings.Join(keep, "\n")
 }
 
 // guestFailure maps a VM error to the spec's error codes.

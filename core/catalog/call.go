@@ -84,18 +84,43 @@ func isRefusal(err error) bool {
 	return false
 }
 
+// Precheck reports, without running anything, whether Call would refuse id at
+// once: unknown or unreachable id, the restartSafe rule, an invalid output
+// schema. The runtime uses it to refuse such calls before they become pending.
+func (c *Catalog) Precheck(id string, cc CallContext) error {
+	if cc.Via == "" {
+		cc.Via = ViaTools
+	}
+	it, err := c.resolve(id, cc.Via)
+	if err != nil {
+		return err
+	}
+	if err := refuseRestartUnsafe(id, it, cc); err != nil {
+		return err
+	}
+	_, err = c.outputContract(it)
+	return err
+}
+
+func refuseRestartUnsafe(id string, it *item, cc CallContext) error {
+	if cc.RestartSafe {
+		if cc.Via == ViaNamespace && RefusesNamespaceCalls(true) {
+			return newErr(ErrRestartSafe, "namespace calls are refused in a restartSafe run")
+		}
+		if it.spec.SideEffects {
+			return newErr(ErrRestartSafe, fmt.Sprintf("tool %q has side effects and is refused in a restartSafe run", id))
+		}
+	}
+	return nil
+}
+
 func (c *Catalog) call(ctx context.Context, id string, input json.RawMessage, cc CallContext) (Result, error) {
 	it, err := c.resolve(id, cc.Via)
 	if err != nil {
 		return Result{}, err
 	}
-	if cc.RestartSafe {
-		if cc.Via == ViaNamespace && RefusesNamespaceCalls(true) {
-			return Result{}, newErr(ErrRestartSafe, "namespace calls are refused in a restartSafe run")
-		}
-		if it.spec.SideEffects {
-			return Result{}, newErr(ErrRestartSafe, fmt.Sprintf("tool %q has side effects and is refused in a restartSafe run", id))
-		}
+	if err := refuseRestartUnsafe(id, it, cc); err != nil {
+		return Result{}, err
 	}
 	contract, err := c.outputContract(it)
 	if err != nil {

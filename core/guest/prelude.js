@@ -101,7 +101,15 @@
   function call(op, args) {
     // The host answers with a promise of a JSON text; rejections carry plain
     // {name, message} data, re-created here as guest errors.
-    return hostAsync(stringify({ op: op, ...args })).then(
+    let p;
+    try {
+      p = hostAsync(stringify({ op: op, ...args }));
+    } catch (e) {
+      // Refused before it started (unknown id, policy, restartSafe, limits):
+      // still a rejected promise, as for any other failed call.
+      return PromiseCtor.reject(fail({ name: e && e.name, message: e && e.message }));
+    }
+    return p.then(
       (t) => parse(t),
       (e) => { throw fail({ name: e && e.name, message: e && e.message, code: e && e.code }); },
     );

@@ -4,7 +4,7 @@
 (function (userPrelude) {
   "use strict";
   const S = String, parse = JSON.parse, stringify = JSON.stringify;
-  const isArray = Array.isArray, ErrorCtor = Error;
+  const ErrorCtor = Error;
   const ctors = { Error, TypeError, RangeError, SyntaxError, ReferenceError, InternalError };
   // xoshiro128**: QuickJS seeds Math.random once per context, which a template
   // snapshot would freeze into every VM; the host reseeds this one per VM.
@@ -28,7 +28,10 @@
         try { const m = e.message; if (m !== undefined) message = S(m); } catch (_) {}
         try { const s = e.stack; if (typeof s === "string") stack = s; } catch (_) {}
         if (!(e instanceof ErrorCtor) && message === "") {
-          try { message = isArray(e) ? stringify(e) : S(e); } catch (_) { message = "[object]"; }
+          try { message = stringify(e); } catch (_) { message = undefined; }
+          if (typeof message !== "string" || message === "{}") {
+            try { message = S(e); } catch (_) { message = "[object]"; }
+          }
           name = "Error";
         }
       } else {
