@@ -59,18 +59,37 @@ type Result struct {
 // cumulative search/describe/call counts of the run, the model-visible tools.
 type Telemetry = catalog.Telemetry
 
-// MarshalJSON keeps `value` present (null included) on completed results, which
-// the spec's CodeModeCompletedResult requires.
+// MarshalJSON writes exactly the spec's variant for the status, in the spec's
+// field order; `value` is always present on completed results (null included).
 func (r Result) MarshalJSON() ([]byte, error) {
-	type plain Result
-	if r.Status == StatusCompleted && r.Value == nil {
-		r.Value = json.RawMessage("null")
-	}
-	if r.Status == StatusCompleted {
+	switch r.Status {
+	case StatusCompleted:
+		v := r.Value
+		if v == nil {
+			v = json.RawMessage("null")
+		}
 		return json.Marshal(struct {
-			plain
-			Value json.RawMessage `json:"value"`
-		}{plain(r), r.Value})
+			Status    Status          `json:"status"`
+			Value     json.RawMessage `json:"value"`
+			Output    []Output        `json:"output,omitempty"`
+			Telemetry Telemetry       `json:"telemetry"`
+		}{r.Status, v, r.Output, r.Telemetry})
+	case StatusWaiting:
+		return json.Marshal(struct {
+			Status           Status            `json:"status"`
+			RunID            string            `json:"runId"`
+			Reason           string            `json:"reason"`
+			PendingToolCalls []PendingToolCall `json:"pendingToolCalls,omitempty"`
+			Output           []Output          `json:"output,omitempty"`
+			Telemetry        Telemetry         `json:"telemetry"`
+		}{r.Status, r.RunID, r.Reason, r.PendingToolCalls, r.Output, r.Telemetry})
+	default:
+		return json.Marshal(struct {
+			Status    Status    `json:"status"`
+			Error     string    `json:"error"`
+			Code      ErrorCode `json:"code,omitempty"`
+			Output    []Output  `json:"output,omitempty"`
+			Telemetry Telemetry `json:"telemetry"`
+		}{r.Status, r.Error, r.Code, r.Output, r.Telemetry})
 	}
-	return json.Marshal(plain(r))
 }

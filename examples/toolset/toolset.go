@@ -18,7 +18,11 @@ import (
 // Tools returns a fresh toolset (its own issue store) and registers the Issues
 // namespace for the issue tools' plugin.
 func Tools() ([]catalog.Tool, error) {
-	store, err := issuesdemo.NewStore()
+	store, err := issuesdemo.NewStore(
+		issuesdemo.Issue{Number: 1, Title: "Gateway logs lose the request id", State: "open", Labels: []string{"bug"}},
+		issuesdemo.Issue{Number: 2, Title: "Document the wait tool", State: "open", Labels: []string{"docs"}},
+		issuesdemo.Issue{Number: 3, Title: "Snapshot TTL is not configurable", State: "closed", Labels: []string{"enhancement"}},
+	)
 	if err != nil {
 		return nil, err
 	}

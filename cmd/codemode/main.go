@@ -1,0 +1,120 @@
+// Command codemode runs Code Mode cells natively against the built-in example
+// toolset and prints each CodeModeResult as one JSON line.
+//
+//	codemode exec [-e CODE | -f FILE] [--language typescript] [--config FILE] [--wait]
+//
+// The exit status is 0 whenever a result was produced, whatever its status; it is
+// 2 for usage errors and 1 when the runtime could not start.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/codemode-go/codemode/core"
+	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/examples/toolset"
+	json "github.com/goccy/go-json"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, `usage: codemode exec [-e CODE | -f FILE] [--language javascript|typescript] [--config FILE] [--wait]
+
+Runs one Code Mode cell against the example toolset (shipping_list, echo, sleep_ms,
+github_list_issues, github_update_issue and the Issues namespace) and prints the
+result as JSON. With --wait, keeps calling wait until the run ends, one JSON line
+per result. -f - reads the cell from standard input. --config takes tools.codeMode
+as JSON or JSON5 (the value, or a whole {tools: {codeMode: ...}} document).`)
+}
+
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] != "exec" {
+		usage(stderr)
+		return 2
+	}
+	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	code := fs.String("e", "", "the cell's source code")
+	file := fs.String("f", "", "read the cell from FILE (- for standard input)")
+	lang := fs.String("language", "javascript", "javascript or typescript")
+	cfgFile := fs.String("config", "", "tools.codeMode config file (JSON or JSON5)")
+	follow := fs.Bool("wait", false, "call wait until the run completes or fails")
+	fs.Usage = func() { usage(stderr) }
+	if err := fs.Parse(args[1:]); err != nil {
+		return 2
+	}
+	if (*code == "") == (*file == "") || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "codemode: give exactly one of -e CODE or -f FILE")
+		return 2
+	}
+	src := *code
+	if *file != "" {
+		var b []byte
+		var err error
+		if *file == "-" {
+			b, err = io.ReadAll(stdin)
+		} else {
+			b, err = os.ReadFile(*file)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "codemode: %v\n", err)
+			return 2
+		}
+		src = string(b)
+	}
+	cfg := config.Default()
+	cfg.Enabled = true
+	if *cfgFile != "" {
+		b, err := os.ReadFile(*cfgFile)
+		if err == nil {
+			cfg, err = config.Parse(b)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "codemode: config: %v\n", err)
+			return 2
+		}
+		if !cfg.Enabled {
+			fmt.Fprintln(stderr, "codemode: config: Code Mode is disabled (tools.codeMode.enabled is not true)")
+			return 2
+		}
+	}
+	tools, err := toolset.Tools()
+	if err != nil {
+		fmt.Fprintf(stderr, "codemode: %v\n", err)
+		return 1
+	}
+	ctx := context.Background()
+	rt, err := core.New(ctx, core.Options{
+		Config: cfg,
+		Tools:  func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil },
+	})
+	if err != nil {
+		var ue *core.UnavailableError
+		if errors.As(err, &ue) {
+			fmt.Fprintf(stderr, "codemode: %v\n", err)
+			return 1
+		}
+		fmt.Fprintf(stderr, "codemode: %v\n", err)
+		return 2
+	}
+	defer rt.Close(ctx)
+	call := core.CallInfo{Scope: core.Scope{AgentID: "cli", SessionID: "cli", AgentRunID: "cli"}, CallID: "exec_1"}
+	res := rt.Exec(ctx, call, core.ExecInput{Code: src, Language: *lang})
+	enc := json.NewEncoder(stdout)
+	enc.Encode(res)
+	for i := 2; *follow && res.Status == core.StatusWaiting; i++ {
+		call.CallID = fmt.Sprintf("wait_%d", i)
+		res = rt.Wait(ctx, call, core.WaitInput{RunID: res.RunID})
+		enc.Encode(res)
+	}
+	return 0
+}
