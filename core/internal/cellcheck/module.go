@@ -88,7 +88,7 @@ func moduleConstruct(toks []token, closing []int, i int) string {
 			return "require(...)"
 		case punct(i+1, "."):
 			if at(i+2).kind == tokIdent {
-				return "require." + at(i+2).text
+				return "require." + short(at(i+2).text)
 			}
 			return "require"
 		}
@@ -98,7 +98,7 @@ func moduleConstruct(toks []token, closing []int, i int) string {
 		}
 	case "exports":
 		if punct(i+1, ".") && at(i+2).kind == tokIdent && punct(i+3, "=") {
-			return "exports." + at(i+2).text + " = ..."
+			return "exports." + short(at(i+2).text) + " = ..."
 		}
 	case "importScripts":
 		if call {
@@ -147,4 +147,12 @@ func isMethodDefinition(toks []token, closing []int, i int) bool {
 	}
 	next := toks[cl+1]
 	return next.kind == tokPunct && next.text == "{" && next.line == toks[cl].line
+}
+
+// short caps an identifier taken from the cell for use in a message.
+func short(name string) string {
+	if len(name) > 64 {
+		return name[:64] + "..."
+	}
+	return name
 }

@@ -183,6 +183,16 @@ func looksLikeArgument(arg string) bool {
 	}
 	switch {
 	case c == '-': // a flag: -la, --save, but not "- 1" or "-= 1"
+		if isDigit(next) {
+			// kill -9 1234, head -5 f: a number followed by another word is
+			// not arithmetic (x -9 y is a syntax error).
+			i := 1
+			for i < len(arg) && isDigit(arg[i]) {
+				i++
+			}
+			after := strings.TrimLeft(arg[i:], " \t")
+			return len(after) < len(arg[i:]) && after != "" && isWordStart(after)
+		}
 		return isLetter(next) || next == '-' && len(arg) > 2 && isLetter(arg[2])
 	case c == '/': // a path: /tmp, but not "/ 2", "// c", "/* c */", "/= 2"
 		return next != 0 && next != ' ' && next != '/' && next != '*' && next != '='
@@ -277,6 +287,17 @@ func isAbsolutePathCommand(s string) bool {
 		i++
 	}
 	return slashes >= 2 && i > 2 && s[i-1] != '/' && (i == len(s) || s[i] == ' ' || s[i] == '\t')
+}
+
+// isWordStart: s starts a shell word that would be a second operand with no
+// operator between, in JavaScript a syntax error.
+func isWordStart(s string) bool {
+	c := s[0]
+	if isLetter(c) || c == '_' {
+		w, _ := leadingWord(s)
+		return !operatorWords[w]
+	}
+	return isDigit(c) || c == '/' && len(s) > 1 && s[1] != '/' && s[1] != '*' || c == '~' || c == '"' || c == '\''
 }
 
 func startsWord(s string) bool { return isLetter(s[0]) || s[0] == '.' || s[0] == '/' || s[0] == '~' }
