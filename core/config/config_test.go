@@ -155,6 +155,8 @@ func TestParseRejects(t *testing.T) {
 		{"languages not array", `{languages: "javascript"}`, "tools.codeMode.languages", "must be an array of strings"},
 		{"unknown field", `{enabled: true, timeoutMS: 100}`, "tools.codeMode.timeoutMS", "is not a known field (known: enabled, runtime"},
 		{"unknown field first sorted", `{zeta: 1, alpha: 2}`, "tools.codeMode.alpha", "is not a known field"},
+		{"unknown odd key is quoted", `{"a.b\n": 1}`, `tools.codeMode["a.b\n"]`, "is not a known field"},
+		{"unknown huge key is truncated", `{"` + strings.Repeat("k", 5000) + `": 1}`, `tools.codeMode["` + strings.Repeat("k", 64) + `"...]`, "is not a known field"},
 		{"unknown in document", `{tools: {codeMode: {enable: true}}}`, "tools.codeMode.enable", "is not a known field"},
 		{"wrong top type", `42`, "tools.codeMode", "must be true, false or an object (got number 42)"},
 		{"string top", `"yes"`, "tools.codeMode", "(got string \"yes\")"},

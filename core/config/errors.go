@@ -18,12 +18,27 @@ func (e *Error) Error() string {
 	return e.Field + " " + e.Msg
 }
 
-// Path is the path of the codeMode value itself; every Field starts with it.
-const Path = "tools.codeMode"
+// path is the path of the codeMode value itself; every Field starts with it.
+const path = "tools.codeMode"
 
 func fieldErr(field, msg string) *Error {
 	if field == "" {
-		return &Error{Field: Path, Msg: msg}
+		return &Error{Field: path, Msg: msg}
 	}
-	return &Error{Field: Path + "." + field, Msg: msg}
+	return &Error{Field: path + "." + field, Msg: msg}
+}
+
+// unknownFieldPath renders the path of an unknown key. Keys come from the
+// input, so one that is not a short plain name is quoted and truncated rather
+// than pasted into the path (a megabyte key must not make a megabyte error).
+func unknownFieldPath(key string) string {
+	plain := key != "" && len(key) <= 64
+	for i := 0; plain && i < len(key); i++ {
+		c := key[i]
+		plain = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$'
+	}
+	if plain {
+		return path + "." + key
+	}
+	return path + "[" + quote(key) + "]"
 }

@@ -116,7 +116,7 @@ func fromObject(m map[string]any) (Config, error) {
 	}
 	if len(unknown) > 0 {
 		slices.Sort(unknown)
-		return Config{}, &Error{Field: Path + "." + unknown[0],
+		return Config{}, &Error{Field: unknownFieldPath(unknown[0]),
 			Msg: "is not a known field (known: " + strings.Join(knownFields, ", ") + ")"}
 	}
 

@@ -97,10 +97,14 @@ func Transform(src string) (string, error) {
 // which has no meaning in a cell.
 func checkSelfContained(src string) error {
 	res := api.Transform(arrowOpen+src+arrowClose, checkOptions)
-	if len(res.Errors) > 0 {
-		return diagnostic(src, res.Errors)
+	if len(res.Errors) == 0 {
+		return nil
 	}
-	return nil
+	d := diagnostic(src, res.Errors)
+	if !strings.Contains(d.Text, "new.target") {
+		d.Text += ` (a "}" earlier closes more blocks than the cell opened)`
+	}
+	return d
 }
 
 // unwrap removes the wrapper function from esbuild's output, keeping any helper
@@ -150,7 +154,9 @@ func (d *Diagnostic) Error() string {
 // wrapper's closing line (an unclosed block, say) is reported at the end of
 // the last source line, where the user has to fix it.
 func diagnostic(src string, msgs []api.Message) *Diagnostic {
-	d := &Diagnostic{Line: 1, Column: 1, Text: msgs[0].Text, More: len(msgs) - 1}
+	// esbuild ends a message with ":" when a note follows; we show no notes.
+	text := strings.TrimSuffix(strings.TrimSpace(msgs[0].Text), ":")
+	d := &Diagnostic{Line: 1, Column: 1, Text: text, More: len(msgs) - 1}
 	loc := msgs[0].Location
 	if loc == nil {
 		return d

@@ -83,8 +83,9 @@ func TestTransformDiagnostics(t *testing.T) {
 		{"unclosed block points at end of source", "if (x) {\n  foo(", `typescript:2:7: Unexpected "}"`, 2},
 		{"import is rejected", "import x from 'y';\nreturn x;", `typescript:1:8: Unexpected "x"`, 1},
 		{"export is rejected", "export const a = 1;", `typescript:1:1: Unexpected "export"`, 1},
-		{"closing the wrapper early", "}\nfoo();\nfunction g() {", `typescript:2:1: Expected ")" but found "foo"`, 2},
+		{"closing the wrapper early", "}\nfoo();\nfunction g() {", `typescript:2:1: Expected ")" but found "foo" (a "}" earlier closes more blocks than the cell opened)`, 2},
 		{"closing the wrapper early, rebalanced for an arrow", "})\n;(async () => {", `typescript:1:2: Unexpected ")"`, 1},
+		{"new.target has no meaning in a cell", "return new.target;", `typescript:1:8: Cannot use "new.target" here`, 1},
 		{"stray closing brace", "return 1;\n}", `typescript:2:2: Unexpected "}"`, 2},
 		{"yield outside generator", "yield 1", `typescript:1:1: Cannot use "yield" outside a generator function`, 1},
 	}

@@ -1,0 +1,158 @@
+package cellcheck
+
+// checkModules finds module-loading constructs in code (never in strings,
+// comments, template text or regexes). It is a lint that turns what would be a
+// confusing SyntaxError or ReferenceError inside QuickJS into an actionable
+// message; it is not the security boundary (the guest has no module loader,
+// require or file system at all), so a rare false negative costs a worse
+// error message, not a breach.
+func checkModules(src string) *Error {
+	toks := tokenize(src)
+	closing := matchParens(toks)
+	for i, t := range toks {
+		if t.kind != tokIdent || isMemberName(toks, i) {
+			continue
+		}
+		if found := moduleConstruct(toks, closing, i); found != "" {
+			return &Error{Kind: KindModule, Line: t.line, Found: found}
+		}
+	}
+	return nil
+}
+
+// tokenize returns the significant tokens of src, ending with tokEOF.
+func tokenize(src string) []token {
+	l := newLexer(src)
+	var toks []token
+	for {
+		t := l.next()
+		toks = append(toks, t)
+		if t.kind == tokEOF {
+			return toks
+		}
+	}
+}
+
+// matchParens maps the index of each "(" to the index of its ")" (or of the
+// EOF token when unbalanced); other entries are 0.
+func matchParens(toks []token) []int {
+	closing := make([]int, len(toks))
+	var stack []int
+	for i, t := range toks {
+		switch {
+		case t.kind == tokPunct && t.text == "(":
+			stack = append(stack, i)
+		case t.kind == tokPunct && t.text == ")" && len(stack) > 0:
+			closing[stack[len(stack)-1]] = i
+			stack = stack[:len(stack)-1]
+		}
+	}
+	for _, open := range stack {
+		closing[open] = len(toks) - 1
+	}
+	return closing
+}
+
+// moduleConstruct names the module-loading construct that starts with the
+// identifier toks[i], or returns "".
+func moduleConstruct(toks []token, closing []int, i int) string {
+	at := func(j int) token {
+		if j < len(toks) {
+			return toks[j]
+		}
+		return toks[len(toks)-1]
+	}
+	punct := func(j int, p string) bool { t := at(j); return t.kind == tokPunct && t.text == p }
+	ident := func(j int, name string) bool { t := at(j); return t.kind == tokIdent && t.text == name }
+	call := punct(i+1, "(") && !isMethodDefinition(toks, closing, i)
+
+	switch toks[i].text {
+	case "import":
+		switch {
+		case punct(i+1, ":") || punct(i+1, "(") && !call:
+			return "" // a property or method named import
+		case call:
+			return "import(...)"
+		case punct(i+1, ".") && ident(i+2, "meta"):
+			return "import.meta"
+		}
+		return "import ... from"
+	case "export":
+		if punct(i+1, ":") || punct(i+1, "(") && !call {
+			return ""
+		}
+		return "export"
+	case "require":
+		switch {
+		case call:
+			return "require(...)"
+		case punct(i+1, "."):
+			if at(i+2).kind == tokIdent {
+				return "require." + short(at(i+2).text)
+			}
+			return "require"
+		}
+	case "module":
+		if punct(i+1, ".") && ident(i+2, "exports") {
+			return "module.exports"
+		}
+	case "exports":
+		if punct(i+1, ".") && at(i+2).kind == tokIdent && punct(i+3, "=") {
+			return "exports." + short(at(i+2).text) + " = ..."
+		}
+	case "importScripts":
+		if call {
+			return "importScripts(...)"
+		}
+	case "System":
+		if punct(i+1, ".") && (ident(i+2, "import") || ident(i+2, "register")) {
+			return "System." + at(i+2).text + "(...)"
+		}
+	case "define":
+		switch {
+		case call && (punct(i+2, "[") || ident(i+2, "function") || at(i+2).kind == tokString && punct(i+3, ",")):
+			return "define([...], ...)"
+		case punct(i+1, ".") && ident(i+2, "amd"):
+			return "define.amd"
+		}
+	case "__non_webpack_require__":
+		return "__non_webpack_require__"
+	}
+	return ""
+}
+
+// isMemberName reports whether toks[i] is a property name after "." or "?.",
+// as in obj.require(1) or x.import: a property is not a module loader.
+func isMemberName(toks []token, i int) bool {
+	if i == 0 {
+		return false
+	}
+	p := toks[i-1]
+	return p.kind == tokPunct && (p.text == "." || p.text == "?.")
+}
+
+// isMethodDefinition reports whether toks[i] names a method or function being
+// defined, as in `{ import() {} }` or `function require(x) {`: the name is
+// followed by a parameter list and a "{" on the same line as its ")". A call
+// followed by a block is only valid with a line break in between (ASI), so
+// the same-line rule does not mistake `require(x)` for a definition.
+func isMethodDefinition(toks []token, closing []int, i int) bool {
+	open := i + 1
+	if open >= len(toks) || toks[open].kind != tokPunct || toks[open].text != "(" {
+		return false
+	}
+	cl := closing[open]
+	if cl+1 >= len(toks) {
+		return false
+	}
+	next := toks[cl+1]
+	return next.kind == tokPunct && next.text == "{" && next.line == toks[cl].line
+}
+
+// short caps an identifier taken from the cell for use in a message.
+func short(name string) string {
+	if len(name) > 64 {
+		return name[:64] + "..."
+	}
+	return name
+}
