@@ -8,7 +8,7 @@ import (
 
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
-	//CELLCHECK "github.com/codemode-go/codemode/core/internal/cellcheck"
+	"github.com/codemode-go/codemode/core/internal/cellcheck"
 	"github.com/codemode-go/codemode/core/internal/tsx"
 	json "github.com/goccy/go-json"
 )
@@ -56,7 +56,7 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 	if _, err := rt.opts.Hooks.RunBefore(ctx, catalog.ExecHookEvent(call.CallID, lang, raw, call.Scope)); err != nil {
 		return failed(CodeInvalidInput, err.Error(), tel)
 	}
-	if err := checkCellTODO(src); err != nil {
+	if err := cellcheck.Check(src); err != nil {
 		return failed(CodeInvalidInput, err.Error(), tel)
 	}
 	if lang == config.LanguageTypeScript {
