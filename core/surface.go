@@ -39,7 +39,7 @@ func (rt *Runtime) Surface(ctx context.Context, scope Scope, disableTools bool) 
 		}
 	}
 	return surface.Apply(tools, surface.Options{
-		Config:       surface.Config{Enabled: rt.cfg.Enabled, Languages: rt.cfg.Languages},
+		Config:       rt.cfg,
 		DisableTools: disableTools,
 		Build:        build,
 		Namespaces:   infos,

@@ -3,6 +3,7 @@ package surface
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/codemode-go/codemode/core/config"
 	"slices"
 
 	"github.com/codemode-go/codemode/core/catalog"
@@ -23,7 +24,8 @@ type ToolDef struct {
 
 // Options carry everything Apply needs besides the effective tool list.
 type Options struct {
-	Config Config
+	// Config is tools.codeMode (package config parses and bounds it).
+	Config config.Config
 	// DisableTools is a run that intentionally has no tools.
 	DisableTools bool
 	// Build is the catalog policy, scope and hooks. The effective list is already
@@ -66,7 +68,7 @@ func (s Surface) Names() []string {
 // the catalog and the model sees exactly exec, wait and the direct-only tools;
 // control tools (Code Mode and Tool Search alike) are never passed through.
 func Apply(effective []catalog.Tool, opts Options) (Surface, error) {
-	langs, err := opts.Config.languages()
+	langs, err := languages(opts.Config)
 	if err != nil {
 		return Surface{}, err
 	}

@@ -3,6 +3,7 @@ package surface
 import (
 	"context"
 	"encoding/json"
+	"github.com/codemode-go/codemode/core/config"
 	"slices"
 	"strconv"
 	"strings"
@@ -60,7 +61,7 @@ func effective() []catalog.Tool {
 	}
 }
 
-var on = Options{Config: Config{Enabled: true}}
+var on = Options{Config: config.Config{Enabled: true}}
 
 func TestChecklist_DisabledConfigLeavesToolsUntouched(t *testing.T) {
 	s, err := Apply(effective(), Options{})
@@ -84,19 +85,18 @@ func TestChecklist_ObjectConfigWithoutEnabledStaysDisabled(t *testing.T) {
 		raw  string
 		want bool
 	}{
-		{``, false}, {`null`, false}, {`false`, false}, {`true`, true}, {`{}`, false},
-		{`{"timeoutMs":10000}`, false}, {`{"enabled":false}`, false}, {`{"enabled":"true"}`, false},
+		{`false`, false}, {`true`, true}, {`{}`, false},
+		{`{"timeoutMs":10000}`, false}, {`{"enabled":false}`, false},
 		{`{"enabled":true}`, true}, {`{"enabled":true,"languages":["typescript"]}`, true},
 	}
 	for _, tc := range cases {
-		cfg, err := ParseConfig([]byte(tc.raw))
+		cfg, err := config.Parse([]byte(tc.raw))
 		if err != nil || cfg.Enabled != tc.want {
-			t.Errorf("ParseConfig(%s) = %+v, %v; want enabled %v", tc.raw, cfg, err, tc.want)
+			t.Errorf("config.Parse(%s) = %+v, %v; want enabled %v", tc.raw, cfg, err, tc.want)
 		}
-	}
-	for _, bad := range []string{`"yes"`, `{"enabled":true,"languages":["python"]}`} {
-		if _, err := ParseConfig([]byte(bad)); err == nil {
-			t.Errorf("ParseConfig(%s) accepted", bad)
+		s, err := Apply(effective(), Options{Config: cfg})
+		if err != nil || s.Active != tc.want {
+			t.Errorf("%s: active %v, %v", tc.raw, s.Active, err)
 		}
 	}
 }
@@ -213,7 +213,7 @@ func TestDirectOnlyCollisionFailsClosed(t *testing.T) {
 }
 
 func TestExecToolDefinition(t *testing.T) {
-	s, _ := Apply(effective(), Options{Config: Config{Enabled: true, Languages: []string{"typescript"}},
+	s, _ := Apply(effective(), Options{Config: config.Config{Enabled: true, Languages: []string{"typescript"}},
 		Namespaces: []NamespaceInfo{{GlobalName: "Issues", Description: "GitHub issue helpers.", Prompt: "Use Issues.list(params)."}, {GlobalName: "bad name", Description: "x"}}})
 	exec := s.Tools[0]
 	var schema map[string]any
@@ -266,7 +266,7 @@ func hostileCatalog(n int) []catalog.Tool {
 }
 
 func TestQuickIndexBoundedAndWithoutInjectedText(t *testing.T) {
-	s, err := Apply(hostileCatalog(500), Options{Config: Config{Enabled: true}, Index: IndexLimits{MaxLines: 10}})
+	s, err := Apply(hostileCatalog(500), Options{Config: config.Config{Enabled: true}, Index: IndexLimits{MaxLines: 10}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,7 +281,7 @@ func TestQuickIndexBoundedAndWithoutInjectedText(t *testing.T) {
 		t.Fatal("wrong line count")
 	}
 	// Byte bound.
-	s2, _ := Apply(hostileCatalog(500), Options{Config: Config{Enabled: true}, Index: IndexLimits{MaxLines: 1000, MaxBytes: 1000}})
+	s2, _ := Apply(hostileCatalog(500), Options{Config: config.Config{Enabled: true}, Index: IndexLimits{MaxLines: 1000, MaxBytes: 1000}})
 	idx := QuickIndex(s2.Catalog.Entries(), IndexLimits{MaxLines: 1000, MaxBytes: 1000})
 	if len(idx) > 1200 || !strings.Contains(idx, "more: use tools.search") {
 		t.Fatalf("index %d bytes", len(idx))
