@@ -205,14 +205,20 @@ func TestRestartSafeRuns(t *testing.T) {
 	if s, _ := got.(string); s == "ran" || s == "" {
 		t.Fatalf("side effect ran in a restartSafe run: %v", got)
 	}
-	// Pending calls are never auto-pumped: exec returns waiting at once.
-	start := time.Now()
-	r := run(`return (await tools.callValue("openclaw:core:sleep_ms", {ms: 50})).slept`)
-	if r.Status != core.StatusWaiting || time.Since(start) > 2*time.Second {
-		t.Fatalf("restartSafe exec: %+v after %v", r, time.Since(start))
+	// Pending calls are never auto-pumped: the 300 ms call would settle well
+	// inside the 10 s timeout, yet exec returns waiting instead of completing.
+	r := run(`return (await tools.callValue("openclaw:core:sleep_ms", {ms: 300})).slept`)
+	if r.Status != core.StatusWaiting || r.Reason != "pending_tools" {
+		t.Fatalf("restartSafe exec: %+v", r)
 	}
-	time.Sleep(100 * time.Millisecond)
-	if value(t, waitUntilDone(t, rt, r)) != 50.0 {
+	for i := 0; r.Status == core.StatusWaiting; i++ {
+		if i > 100 {
+			t.Fatal("restartSafe run never finished through wait")
+		}
+		time.Sleep(20 * time.Millisecond)
+		r = wait(t, rt, r.RunID)
+	}
+	if value(t, r) != 300.0 {
 		t.Fatal("restartSafe run did not finish through wait")
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 )
 
@@ -106,8 +105,7 @@ func hostileSchemas() map[string]string {
 func TestRenderHostileSchemasBounded(t *testing.T) {
 	for name, s := range hostileSchemas() {
 		for _, lim := range []renderLimits{hintLimits, declLimits} {
-			start := time.Now()
-			got := renderSchemaJSON([]byte(s), lim)
+			got := renderSchemaJSON([]byte(s), lim) // a hang fails by the test timeout
 			if len(got.Text) > lim.maxBytes+len(ellipsis) {
 				t.Errorf("%s: %d bytes > bound %d", name, len(got.Text), lim.maxBytes)
 			}
@@ -116,9 +114,6 @@ func TestRenderHostileSchemasBounded(t *testing.T) {
 			}
 			if name != "huge desc" && got.Complete {
 				t.Errorf("%s: hostile schema rendered as complete: %q", name, got.Text)
-			}
-			if d := time.Since(start); d > 2*time.Second {
-				t.Errorf("%s: took %v", name, d)
 			}
 		}
 	}

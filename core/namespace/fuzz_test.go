@@ -110,10 +110,8 @@ func TestSharedDAGIsBounded(t *testing.T) {
 	for range 40 {
 		v = []any{v, v}
 	}
-	start := time.Now()
-	_, _, _, err := serializeScope("dag", "Dag", nil, v)
-	if err == nil || time.Since(start) > 5*time.Second {
-		t.Fatalf("err = %v after %v", err, time.Since(start))
+	_, _, _, err := serializeScope("dag", "Dag", nil, v) // a hang fails by the test timeout
+	if err == nil {
+		t.Fatal("a 2^40-path DAG serialized")
 	}
-	t.Logf("%v in %v", err, time.Since(start))
 }

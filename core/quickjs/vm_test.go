@@ -312,3 +312,52 @@ func TestUnhandledRejectionsTracked(t *testing.T) {
 func fmtAny(v any) string {
 	return strings.TrimSpace(strings.ReplaceAll(sprint(v), "  ", " "))
 }
+
+func TestTrapDiscardsOnlyThatVM(t *testing.T) {
+	rt, _ := runtimes(t)
+	vm, err := rt.NewVM(context.Background(), quickjs.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	register(vm)
+	// A host function that returns a box pointer far outside linear memory makes
+	// the C side read out of bounds: a real WebAssembly trap.
+	vm.Handle("echo", func(vm *quickjs.VM, _ quickjs.Value, _ []quickjs.Value) (quickjs.Value, error) {
+		return quickjs.Value(0xFFFFFFF0), nil
+	})
+	_, err = vm.Eval(`hostEcho("x") + 1`, "cell.js")
+	var te *quickjs.TrapError
+	if !errors.As(err, &te) || vm.Err() == nil {
+		t.Fatalf("err = %v, vm.Err = %v", err, vm.Err())
+	}
+	if _, err := vm.Eval(`1`, "cell.js"); err == nil {
+		t.Fatal("a trapped VM kept running")
+	}
+	vm.Close()
+	other := newVM(t, quickjs.Limits{})
+	if got, err := other.EvalJSON(`"fine"`); err != nil || got != "fine" {
+		t.Fatalf("runtime broken after a trap: %v %v", got, err)
+	}
+}
+
+func TestPanickingHostFunctionIsAGuestError(t *testing.T) {
+	vm := newVM(t, quickjs.Limits{})
+	vm.Handle("echo", func(vm *quickjs.VM, _ quickjs.Value, _ []quickjs.Value) (quickjs.Value, error) {
+		var m map[string]int
+		m["boom"] = 1 // nil map write: a Go panic inside a host function
+		return 0, nil
+	})
+	got, err := vm.EvalJSON(`(() => { try { hostEcho("x"); return "no"; } catch (e) { return e.message; } })()`)
+	if err != nil || got != "internal error in a host function" {
+		t.Fatalf("got %v, %v", got, err)
+	}
+}
+
+func TestInstantiationFailureIsARuntimeError(t *testing.T) {
+	// quickjs.wasm needs 18 pages; a cap of 4 makes instantiation fail for real.
+	eng, _ := wazeroengine.New(context.Background(), wazeroengine.Options{MaxMemoryPages: 4})
+	_, err := quickjs.New(context.Background(), quickjs.Config{Engine: eng})
+	if err == nil {
+		t.Fatal("instantiated under a 4-page cap")
+	}
+}

@@ -23,9 +23,9 @@ const (
 var blob embed.FS
 
 var (
-	once  sync.Once
-	bytes []byte
-	err   error
+	once sync.Once
+	bin  []byte
+	err  error
 )
 
 // Bytes returns the verified quickjs.wasm.
@@ -41,7 +41,7 @@ func Bytes() ([]byte, error) {
 			err = fmt.Errorf("quickjs.wasm has sha256 %s, want %s (%s): run rm -rf node_modules && ./build.sh deps, then rebuild", got, SHA256, Version)
 			return
 		}
-		bytes = b
+		bin = b
 	})
-	return bytes, err
+	return bin, err
 }
