@@ -53,8 +53,21 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 		return failed(CodeInvalidInput, msg, tel)
 	}
 	raw, _ := json.Marshal(in)
-	if _, err := rt.opts.Hooks.RunBefore(ctx, catalog.ExecHookEvent(call.CallID, lang, raw, call.Scope)); err != nil {
+	rewritten, err := rt.opts.Hooks.RunBefore(ctx, catalog.ExecHookEvent(call.CallID, lang, raw, call.Scope))
+	if err != nil {
 		return failed(CodeInvalidInput, err.Error(), tel)
+	}
+	if string(rewritten) != string(raw) {
+		// A trusted hook rewrote the cell: the rewrite obeys the same input rules.
+		var next ExecInput
+		if err := json.Unmarshal(rewritten, &next); err != nil {
+			return failed(CodeInvalidInput, "exec: a hook rewrote the input into something that is not an exec input", tel)
+		}
+		next.RestartSafe = next.RestartSafe || in.RestartSafe
+		if src, lang, msg = rt.checkInput(next); msg != "" {
+			return failed(CodeInvalidInput, msg, tel)
+		}
+		in = next
 	}
 	if err := cellcheck.Check(src); err != nil {
 		return failed(CodeInvalidInput, err.Error(), tel)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
+	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/internal/tsx"
 )
@@ -193,5 +194,35 @@ func TestUnawaitedRejectedToolCallIsNotASuccess(t *testing.T) {
 	v := value(t, exec(t, rt, `const p = tools.callValue("openclaw:core:echo", {}); await tools.callValue("openclaw:core:sleep_ms", {ms: 20}); try { await p; } catch (e) { return "caught"; }`))
 	if v != "caught" {
 		t.Fatalf("got %v", v)
+	}
+}
+
+func TestOuterExecHookSeesCodeModeExecAndMayDenyOrRewrite(t *testing.T) {
+	var seen []catalog.HookEvent
+	cfg := config.Default()
+	cfg.Enabled = true
+	rt, err := core.New(context.Background(), core.Options{Config: cfg, Hooks: catalog.Hooks{Before: []catalog.BeforeToolCall{
+		func(_ context.Context, ev catalog.HookEvent) (catalog.BeforeDecision, error) {
+			seen = append(seen, ev)
+			switch {
+			case strings.Contains(string(ev.Input), "forbidden"):
+				return catalog.BeforeDecision{Deny: true, Reason: "no forbidden cells"}, nil
+			case strings.Contains(string(ev.Input), "rewrite me"):
+				return catalog.BeforeDecision{Input: []byte(`{"code":"return 'rewritten'"}`)}, nil
+			}
+			return catalog.BeforeDecision{}, nil
+		}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close(context.Background())
+	call := core.CallInfo{Scope: testScope, CallID: "toolu_1"}
+	r := rt.Exec(context.Background(), call, core.ExecInput{Code: "return 1", Language: "typescript"})
+	if value(t, r) != 1.0 || len(seen) != 1 || seen[0].ToolKind != "code_mode_exec" || seen[0].ToolInputKind != "typescript" || seen[0].CallID != "toolu_1" {
+		t.Fatalf("event %+v", seen)
+	}
+	mustFail(t, rt.Exec(context.Background(), call, core.ExecInput{Code: "// forbidden\nreturn 1"}), core.CodeInvalidInput, "no forbidden cells")
+	if value(t, rt.Exec(context.Background(), call, core.ExecInput{Code: "return 'rewrite me'"})) != "rewritten" {
+		t.Fatal("rewrite not applied")
 	}
 }

@@ -1,8 +1,8 @@
 package cellcheck
 
 import (
-	"fmt"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
