@@ -31,16 +31,21 @@ import (
 // extra; the toolset registers the Issues namespace again.
 func newRuntimeWith(t testing.TB, mod func(*config.Config), opts func(*core.Options), extra ...catalog.Tool) *core.Runtime {
 	t.Helper()
+	base, err := toolset.Tools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newRuntimeOver(t, append(base, extra...), mod, opts)
+}
+
+// newRuntimeOver builds a runtime over exactly these tools.
+func newRuntimeOver(t testing.TB, tools []catalog.Tool, mod func(*config.Config), opts func(*core.Options)) *core.Runtime {
+	t.Helper()
 	cfg := config.Default()
 	cfg.Enabled = true
 	if mod != nil {
 		mod(&cfg)
 	}
-	base, err := toolset.Tools()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tools := append(base, extra...)
 	o := core.Options{
 		Config: cfg,
 		Tools:  func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil },
