@@ -169,15 +169,21 @@
   }
 
   function makeAPI(files) {
+    // The same path rules as the host's API file table (apifiles.checkPath):
+    // relative, no backslashes, no empty, "." or ".." segments.
+    const validPath = (p) => p !== "" && p[0] !== "/" && !p.includes("\\") &&
+      !p.split("/").some((s) => s === "" || s === "." || s === "..");
     const list = (prefix) => {
-      const p = prefix === undefined ? "" : S(prefix).replace(/\/+$/, "");
+      let p = prefix === undefined ? "" : S(prefix);
+      if (p.length > 1 && p[p.length - 1] === "/") p = p.slice(0, -1);
+      if (p !== "" && !validPath(p))
+        throw new TypeError("API.list: invalid path prefix " + stringify(S(prefix)) + " (use \"\", \"mcp\" or \"tools\")");
       return files.filter((f) => p === "" || f.path === p || f.path.startsWith(p + "/"))
         .map((f) => freeze({ path: f.path, size: f.size, description: f.description }));
     };
     const read = (path) => {
       const p = S(path);
-      const segs = p.split("/");
-      if (p === "" || p[0] === "/" || p.includes("\\") || segs.some((s) => s === "" || s === "." || s === ".."))
+      if (!validPath(p))
         throw new TypeError("API.read: invalid path " + stringify(p) + " (use a path from API.list())");
       const f = files.find((x) => x.path === p);
       if (!f) throw new ErrorCtor("API.read: no such file " + stringify(p) + "; API.list() shows the files");

@@ -1,0 +1,261 @@
+package core_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	osexec "os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/codemode-go/codemode/core"
+	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/core/mcp"
+	"github.com/codemode-go/codemode/core/mcp/httpmcp"
+	"github.com/codemode-go/codemode/core/mcp/stdio"
+	"github.com/codemode-go/codemode/core/namespace"
+	"github.com/codemode-go/codemode/examples/toolset"
+)
+
+// newRuntimeWith is newRuntime with access to the remaining Options (policy,
+// hooks, transcript, MCP servers). Tools come from a fresh example toolset plus
+// extra; the toolset registers the Issues namespace again.
+func newRuntimeWith(t testing.TB, mod func(*config.Config), opts func(*core.Options), extra ...catalog.Tool) *core.Runtime {
+	t.Helper()
+	base, err := toolset.Tools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newRuntimeOver(t, append(base, extra...), mod, opts)
+}
+
+// newRuntimeOver builds a runtime over exactly these tools.
+func newRuntimeOver(t testing.TB, tools []catalog.Tool, mod func(*config.Config), opts func(*core.Options)) *core.Runtime {
+	t.Helper()
+	cfg := config.Default()
+	cfg.Enabled = true
+	if mod != nil {
+		mod(&cfg)
+	}
+	o := core.Options{
+		Config: cfg,
+		Tools:  func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil },
+	}
+	if opts != nil {
+		opts(&o)
+	}
+	rt, err := core.New(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { rt.Close(context.Background()) })
+	return rt
+}
+
+// execAs runs a cell under a given exec call id.
+func execAs(rt *core.Runtime, callID string, in core.ExecInput) core.Result {
+	return rt.Exec(context.Background(), core.CallInfo{Scope: testScope, CallID: callID}, in)
+}
+
+// waitDone calls wait until the run is no longer waiting (at most n times).
+func waitDone(t testing.TB, rt *core.Runtime, r core.Result, n int) core.Result {
+	t.Helper()
+	for i := 0; r.Status == core.StatusWaiting && i < n; i++ {
+		r = rt.Wait(context.Background(), core.CallInfo{Scope: testScope, CallID: fmt.Sprintf("wait_%d", i+1)}, core.WaitInput{RunID: r.RunID})
+	}
+	return r
+}
+
+// fnTool is a catalog tool made of a spec and a function.
+type fnTool struct {
+	spec catalog.Spec
+	fn   func(ctx context.Context, call catalog.Call) (catalog.Result, error)
+}
+
+func (f fnTool) Spec() catalog.Spec { return f.spec }
+func (f fnTool) Execute(ctx context.Context, call catalog.Call) (catalog.Result, error) {
+	if f.fn == nil {
+		return catalog.Result{Details: json.RawMessage(`{"ran":"` + f.spec.Name + `"}`)}, nil
+	}
+	return f.fn(ctx, call)
+}
+
+// coreTool is a core-owned OpenClaw tool with a permissive object schema.
+func coreTool(name string, fn func(ctx context.Context, call catalog.Call) (catalog.Result, error), mod func(*catalog.Spec)) catalog.Tool {
+	s := catalog.Spec{Name: name, Description: "test tool " + name,
+		Parameters: json.RawMessage(`{"type":"object"}`),
+		Source:     catalog.SourceOpenClaw, Owner: "core", Origin: catalog.OriginCore}
+	if mod != nil {
+		mod(&s)
+	}
+	return fnTool{spec: s, fn: fn}
+}
+
+// gateApprover blocks every approval until release is called.
+type gateApprover struct {
+	asked    chan catalog.ApprovalRequest
+	decision chan bool
+}
+
+func newGate() *gateApprover {
+	return &gateApprover{asked: make(chan catalog.ApprovalRequest, 16), decision: make(chan bool, 16)}
+}
+
+func (g *gateApprover) Approve(ctx context.Context, req catalog.ApprovalRequest) (bool, error) {
+	g.asked <- req
+	select {
+	case ok := <-g.decision:
+		return ok, nil
+	case <-ctx.Done():
+		return false, ctx.Err()
+	}
+}
+
+func (g *gateApprover) release(ok bool) { g.decision <- ok }
+
+// resetNamespaces clears the process-global namespace registry and puts the
+// example Issues namespace back when the test ends, so tests do not leak
+// registrations into each other. Tests using it must not run in parallel.
+func resetNamespaces(t testing.TB) {
+	t.Helper()
+	namespace.ClearForTest()
+	t.Cleanup(func() {
+		namespace.ClearForTest()
+		if _, err := toolset.Tools(); err != nil { // re-registers Issues
+			t.Error(err)
+		}
+	})
+}
+
+// ---- the real @modelcontextprotocol/server-everything ----
+//
+// core/mcp/internal/mcptest cannot be imported from package core (Go's internal
+// rule), so this is the same approach in small: find node and the package's
+// entry script, start it over stdio or Streamable HTTP, stop it in Cleanup.
+
+func everythingScript(t testing.TB) (node, script string) {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the test directory")
+		}
+		dir = parent
+	}
+	script = filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	if _, err := os.Stat(script); err != nil {
+		t.Fatalf("%s is missing: run ./build.sh deps", script)
+	}
+	if node, err = osexec.LookPath("node"); err != nil {
+		t.Fatalf("node is not installed (need Node.js >= 20): %v", err)
+	}
+	return node, script
+}
+
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// connectEverythingStdio spawns server-everything over stdio as server name.
+func connectEverythingStdio(t testing.TB, name string) *mcp.Server {
+	t.Helper()
+	node, script := everythingScript(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := stdio.Connect(ctx, name, stdio.Command{Path: node, Args: []string{script, "stdio"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// connectEverythingHTTP runs server-everything in streamableHttp mode on a free
+// loopback port and connects to it as server name.
+func connectEverythingHTTP(t testing.TB, name string) *mcp.Server {
+	t.Helper()
+	node, script := everythingScript(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := l.Addr().(*net.TCPAddr).Port
+	l.Close()
+	var logs lockedBuffer
+	cmd := osexec.Command(node, script, "streamableHttp")
+	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
+	cmd.Stdout, cmd.Stderr = &logs, &logs
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start server-everything: %v", err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			_ = cmd.Process.Kill()
+			<-exited
+		}
+	})
+	deadline := time.Now().Add(20 * time.Second)
+	for !strings.Contains(logs.String(), "listening on port") {
+		select {
+		case <-exited:
+			t.Fatalf("server-everything exited early:\n%s", logs.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server-everything did not listen within 20s:\n%s", logs.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	s, err := httpmcp.Connect(ctx, name, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), &http.Client{Timeout: 60 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() }) // runs before the process is stopped
+	return s
+}
+
+// obj decodes a completed value as a JSON object.
+func obj(t testing.TB, r core.Result) map[string]any {
+	t.Helper()
+	m, ok := value(t, r).(map[string]any)
+	if !ok {
+		t.Fatalf("value %s is not an object", r.Value)
+	}
+	return m
+}

@@ -1,0 +1,234 @@
+//go:build !js && !wasip1
+
+package core_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/codemode-go/codemode/core"
+	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/core/mcp"
+)
+
+// TestGuestMCP runs the guest-side MCP checks against the real server-everything
+// over both transports. The HTTP server is connected as "everything-server", a
+// name that is not a JavaScript identifier, so the guest reaches it through its
+// safe spelling MCP.everythingServer.
+func TestGuestMCP(t *testing.T) {
+	for _, tc := range []struct {
+		transport, name, safe string
+		connect               func(testing.TB, string) *mcp.Server
+	}{
+		{"stdio", "everything", "everything", connectEverythingStdio},
+		{"streamableHTTP", "everything-server", "everythingServer", connectEverythingHTTP},
+	} {
+		t.Run(tc.transport, func(t *testing.T) {
+			srv := tc.connect(t, tc.name)
+			tr := &core.Transcript{}
+			rt := newRuntimeWith(t, nil, func(o *core.Options) {
+				o.MCPServers = []*mcp.Server{srv}
+				o.Transcript = tr
+			})
+			ns := "MCP." + tc.safe
+			decl := "mcp/" + tc.safe + ".d.ts"
+
+			t.Run("EchoWithObjectInput", func(t *testing.T) {
+				v := obj(t, exec(t, rt, `return await `+ns+`.echo({ message: "hello from the guest" });`))
+				if !strings.Contains(jsonText(v), "Echo: hello from the guest") {
+					t.Errorf("echo = %s", jsonText(v))
+				}
+				// A non-identifier tool name gets a safe spelling too.
+				v = obj(t, exec(t, rt, `return await `+ns+`.getSum({ a: 2, b: 40 });`))
+				if !strings.Contains(jsonText(v), "42") {
+					t.Errorf("getSum = %s", jsonText(v))
+				}
+			})
+
+			t.Run("AbsentFromToolsCatalog", func(t *testing.T) {
+				r := exec(t, rt, `const hits = await tools.search("echo", { limit: 50 });
+const all = await tools.search("", { limit: 50 });
+let viaTools = "", describe = "";
+try { await tools.callValue("mcp:`+tc.name+`:echo", { message: "x" }); } catch (e) { viaTools = e.message; }
+try { await tools.describe("mcp:`+tc.name+`:echo"); } catch (e) { describe = e.message; }
+return { all: ALL_TOOLS.filter((e) => e.source === "mcp" || e.id.startsWith("mcp:")).length,
+  hits: hits.concat(all).filter((e) => e.source === "mcp").length, echoShort: typeof tools.get_sum, viaTools, describe };`)
+				v := obj(t, r)
+				if v["all"] != float64(0) || v["hits"] != float64(0) || v["echoShort"] != "undefined" {
+					t.Errorf("MCP entries leak into tools.*: %v", v)
+				}
+				for _, k := range []string{"viaTools", "describe"} {
+					if msg := v[k].(string); !strings.Contains(msg, "is an MCP tool") || !strings.Contains(msg, "MCP.<server>.<tool>") {
+						t.Errorf("%s error = %q, want the MCP hint", k, msg)
+					}
+				}
+				if r.Telemetry.CatalogBySource.MCP < 5 {
+					t.Errorf("telemetry MCP count = %d, want the server's tools", r.Telemetry.CatalogBySource.MCP)
+				}
+			})
+
+			t.Run("DeclarationsWithoutBridgeCall", func(t *testing.T) {
+				before := len(tr.Entries())
+				r := execAs(rt, "exec_api", core.ExecInput{Code: `const files = await API.list("mcp");
+const dts = await API.read("` + decl + `");
+const index = await API.read("mcp/index.d.ts");
+return { files: files.map((f) => f.path), dts, index };`})
+				v := obj(t, r)
+				files := v["files"].([]any)
+				if !slices.Contains(files, any("mcp/index.d.ts")) || !slices.Contains(files, any(decl)) || slices.Contains(files, any("tools/index.d.ts")) {
+					t.Errorf(`API.list("mcp") = %v`, files)
+				}
+				dts := v["dts"].(string)
+				for _, w := range []string{"declare namespace " + ns, "function echo(", "message", "function $api("} {
+					if !strings.Contains(dts, w) {
+						t.Errorf("%s lacks %q:\n%s", decl, w, dts)
+					}
+				}
+				if !strings.Contains(v["index"].(string), tc.safe) {
+					t.Errorf("mcp/index.d.ts does not mention %s:\n%s", tc.safe, v["index"])
+				}
+				if r.Telemetry.CallCount != 0 {
+					t.Errorf("reading declarations made %d tool calls", r.Telemetry.CallCount)
+				}
+				entries := tr.Entries()[before:]
+				if len(entries) != 1 || entries[0].CallID != "exec_api" || len(entries[0].Nested) != 0 {
+					t.Errorf("transcript after API.read = %s, want one exec without nested calls", jsonText(entries))
+				}
+			})
+
+			t.Run("BadPathsRejected", func(t *testing.T) {
+				for _, c := range []struct{ call, want string }{
+					{`API.read("mcp/../tools/index.d.ts")`, "TypeError: API.read: invalid path"},
+					{`API.read("../etc/passwd")`, "TypeError: API.read: invalid path"},
+					{`API.read("mcp/./index.d.ts")`, "TypeError: API.read: invalid path"},
+					{`API.read("/mcp/index.d.ts")`, "TypeError: API.read: invalid path"},
+					{`API.read("mcp//index.d.ts")`, "TypeError: API.read: invalid path"},
+					{`API.read("mcp\\index.d.ts")`, "TypeError: API.read: invalid path"},
+					{`API.read("")`, "TypeError: API.read: invalid path"},
+					{`API.read("mcp/nope.d.ts")`, "Error: API.read: no such file"},
+					{`API.read("mcp")`, "Error: API.read: no such file"},
+					{`API.list("mcp/..")`, "TypeError: API.list: invalid path prefix"},
+					{`API.list("../")`, "TypeError: API.list: invalid path prefix"},
+					{`API.list("/")`, "TypeError: API.list: invalid path prefix"},
+					{`API.list("./mcp")`, "TypeError: API.list: invalid path prefix"},
+				} {
+					v := exec(t, rt, `try { await `+c.call+`; return "no error"; } catch (e) { return e.name + ": " + e.message; }`)
+					if got, _ := value(t, v).(string); !strings.HasPrefix(got, c.want) {
+						t.Errorf("%s = %q, want %q", c.call, got, c.want)
+					}
+				}
+				// Valid prefixes, with or without a trailing slash; unknown ones list nothing.
+				v := obj(t, exec(t, rt, `const n = async (p) => (await API.list(p)).length;
+return { mcp: await n("mcp"), slash: await n("mcp/"), tools: await n("tools"), none: await n("nope"), all: await n() };`))
+				if v["mcp"] != float64(2) || v["slash"] != float64(2) || v["tools"] != float64(1) || v["none"] != float64(0) || v["all"] != float64(3) {
+					t.Errorf("API.list counts = %v", v)
+				}
+			})
+
+			t.Run("ApiHeader", func(t *testing.T) {
+				v := obj(t, exec(t, rt, `const all = await `+ns+`.$api();
+const one = await `+ns+`.$api("echo", { schema: true });
+const plain = await `+ns+`.$api("echo");
+let bad = ""; try { await `+ns+`.$api("no_such_tool"); } catch (e) { bad = e.message; }
+return { all, one, plainSchema: plain.schema === undefined, bad };`))
+				all := v["all"].(map[string]any)
+				if all["server"] != tc.name || all["namespace"] != ns || !strings.Contains(all["declaration"].(string), "function echo(") {
+					t.Errorf("$api() = %v", all)
+				}
+				one := v["one"].(map[string]any)
+				schema, _ := one["schema"].(map[string]any)
+				if one["tool"] != "echo" || !strings.Contains(one["declaration"].(string), "function echo(") || schema == nil || schema["properties"].(map[string]any)["message"] == nil {
+					t.Errorf(`$api("echo", {schema: true}) = %v`, one)
+				}
+				if v["plainSchema"] != true || !strings.Contains(v["bad"].(string), "no tool") {
+					t.Errorf("$api without schema / unknown tool = %v", v)
+				}
+			})
+
+			t.Run("ResourcesAndPrompts", func(t *testing.T) {
+				res := srv.Resources()
+				if len(res) == 0 {
+					t.Fatal("server lists no resources")
+				}
+				uri := res[0].URI
+				var promptNames []string
+				for _, p := range srv.Prompts() {
+					promptNames = append(promptNames, p.Name)
+				}
+				if !slices.Contains(promptNames, "args-prompt") {
+					t.Fatalf("prompts = %v, want args-prompt", promptNames)
+				}
+				v := obj(t, exec(t, rt, `const r = await `+ns+`.resources.read({ uri: `+jsonText(uri)+` });
+const p = await `+ns+`.prompts.get({ name: "args-prompt", arguments: { city: "Berlin" } });
+let badPrompt = ""; try { await `+ns+`.prompts.get({ name: "no-such-prompt" }); } catch (e) { badPrompt = e.message; }
+return { uri: r.contents[0].uri, n: r.contents.length, p, badPrompt };`))
+				if v["uri"] != uri || v["n"] != float64(1) {
+					t.Errorf("resources.read(%s) = %v", uri, v)
+				}
+				if !strings.Contains(jsonText(v["p"]), "weather in Berlin") {
+					t.Errorf("prompts.get = %s", jsonText(v["p"]))
+				}
+				if !strings.Contains(v["badPrompt"].(string), "no-such-prompt") {
+					t.Errorf("unknown prompt error = %q", v["badPrompt"])
+				}
+			})
+
+			t.Run("NestedCallsInTranscript", func(t *testing.T) {
+				before := len(tr.Entries())
+				r := execAs(rt, "exec_mcp", core.ExecInput{Code: `await ` + ns + `.echo({ message: "a" }); await ` + ns + `.getSum({ a: 1, b: 1 }); return 1;`})
+				value(t, r)
+				if r.Telemetry.CallCount != 2 {
+					t.Errorf("callCount = %d, want 2", r.Telemetry.CallCount)
+				}
+				entries := tr.Entries()[before:]
+				if len(entries) != 1 || len(entries[0].Nested) != 2 {
+					t.Fatalf("transcript = %s", jsonText(entries))
+				}
+				for _, n := range entries[0].Nested {
+					if n.ParentCallID != "exec_mcp" || n.Via != "mcp" || !strings.HasPrefix(n.ToolID, "mcp:"+tc.name+":") {
+						t.Errorf("nested = %+v", n)
+					}
+				}
+			})
+		})
+	}
+}
+
+// TestGuestMCP_PendingCallSuspendsAndResumes: a real MCP call still running at the
+// exec deadline (server-everything's trigger-long-running-operation) makes exec
+// return waiting; wait restores the VM and delivers the server's result.
+func TestGuestMCP_PendingCallSuspendsAndResumes(t *testing.T) {
+	srv := connectEverythingStdio(t, "everything")
+	tr := &core.Transcript{}
+	rt := newRuntimeWith(t, func(c *config.Config) { c.TimeoutMs = 300 }, func(o *core.Options) {
+		o.MCPServers = []*mcp.Server{srv}
+		o.Transcript = tr
+	})
+	r := exec(t, rt, `text("started");
+const res = await MCP.everything.triggerLongRunningOperation({ duration: 1.5, steps: 1 });
+text("resumed");
+return res.content[0].text;`)
+	if r.Status != core.StatusWaiting || r.Reason != "pending_tools" || len(r.PendingToolCalls) != 1 ||
+		r.PendingToolCalls[0].ToolID != "mcp:everything:trigger-long-running-operation" || r.PendingToolCalls[0].Kind != "mcp.call" {
+		t.Fatalf("exec = %s, want waiting on the MCP call", jsonText(r))
+	}
+	if len(r.Output) != 1 || r.Output[0].Text != "started" {
+		t.Errorf("exec output = %+v", r.Output)
+	}
+	r = waitDone(t, rt, r, 40)
+	got, _ := value(t, r).(string)
+	if !strings.Contains(got, "Long running operation completed") {
+		t.Errorf("value = %q", got)
+	}
+	if len(r.Output) != 1 || r.Output[0].Text != "resumed" {
+		t.Errorf("output after wait = %+v, want [resumed]", r.Output)
+	}
+	if rt.Suspended() != 0 {
+		t.Errorf("%d runs still suspended", rt.Suspended())
+	}
+	entries := tr.Entries()
+	if len(entries) < 2 || len(entries[0].Nested) != 1 || entries[0].Nested[0].ParentCallID != "exec_1" {
+		t.Errorf("the MCP call is not filed under its exec: %s", jsonText(entries))
+	}
+}
