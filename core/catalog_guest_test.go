@@ -480,3 +480,13 @@ func TestGuestCatalog_Surface(t *testing.T) {
 		t.Errorf("disableTools surface = %v active %v err %v", s.Names(), s.Active, err)
 	}
 }
+
+func TestSearchLimitIsValidatedInTheGuest(t *testing.T) {
+	rt := newRuntime(t, nil)
+	got := value(t, exec(t, rt, `const a = await tools.search("e", {limit: "2"});
+	  let msg = ""; try { await tools.search("e", {limit: 2.5}); } catch (e) { msg = e.message; }
+	  return [a.length <= 2, msg.includes("positive integer")];`))
+	if jsonText(got) != `[true,true]` {
+		t.Fatalf("got %s", jsonText(got))
+	}
+}

@@ -1,24 +1,17 @@
 package core_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
-	"os"
-	osexec "os/exec"
-	"path/filepath"
-	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/core/internal/mcptest"
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/core/mcp/httpmcp"
 	"github.com/codemode-go/codemode/core/mcp/stdio"
@@ -138,57 +131,12 @@ func resetNamespaces(t testing.TB) {
 
 // ---- the real @modelcontextprotocol/server-everything ----
 //
-// core/mcp/internal/mcptest cannot be imported from package core (Go's internal
-// rule), so this is the same approach in small: find node and the package's
-// entry script, start it over stdio or Streamable HTTP, stop it in Cleanup.
-
-func everythingScript(t testing.TB) (node, script string) {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("no go.mod above the test directory")
-		}
-		dir = parent
-	}
-	script = filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	if _, err := os.Stat(script); err != nil {
-		t.Fatalf("%s is missing: run ./build.sh deps", script)
-	}
-	if node, err = osexec.LookPath("node"); err != nil {
-		t.Fatalf("node is not installed (need Node.js >= 20): %v", err)
-	}
-	return node, script
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
+// Both start the real server through core/internal/mcptest.
 
 // connectEverythingStdio spawns server-everything over stdio as server name.
 func connectEverythingStdio(t testing.TB, name string) *mcp.Server {
 	t.Helper()
-	node, script := everythingScript(t)
+	node, script := mcptest.Script(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	s, err := stdio.Connect(ctx, name, stdio.Command{Path: node, Args: []string{script, "stdio"}})
@@ -203,46 +151,10 @@ func connectEverythingStdio(t testing.TB, name string) *mcp.Server {
 // loopback port and connects to it as server name.
 func connectEverythingHTTP(t testing.TB, name string) *mcp.Server {
 	t.Helper()
-	node, script := everythingScript(t)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	port := l.Addr().(*net.TCPAddr).Port
-	l.Close()
-	var logs lockedBuffer
-	cmd := osexec.Command(node, script, "streamableHttp")
-	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
-	cmd.Stdout, cmd.Stderr = &logs, &logs
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start server-everything: %v", err)
-	}
-	exited := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-exited:
-		case <-time.After(5 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	})
-	deadline := time.Now().Add(20 * time.Second)
-	for !strings.Contains(logs.String(), "listening on port") {
-		select {
-		case <-exited:
-			t.Fatalf("server-everything exited early:\n%s", logs.String())
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("server-everything did not listen within 20s:\n%s", logs.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	endpoint := mcptest.StartHTTP(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, err := httpmcp.Connect(ctx, name, fmt.Sprintf("http://127.0.0.1:%d/mcp", port), &http.Client{Timeout: 60 * time.Second})
+	s, err := httpmcp.Connect(ctx, name, endpoint, &http.Client{Timeout: 60 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

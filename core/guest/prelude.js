@@ -135,8 +135,13 @@
   function makeTools(safeNames) {
     const t = {
       search(query, options) {
-        const limit = options && options.limit !== undefined ? options.limit : null;
-        return PromiseCtor.resolve().then(() => sync("search", { query: S(query), limit: limit }));
+        return PromiseCtor.resolve().then(() => {
+          let limit = options && options.limit !== undefined && options.limit !== null ? Number(options.limit) : null;
+          if (limit !== null && !(limit >= 1 && limit <= 1e9 && Math.floor(limit) === limit)) {
+            throw new TypeError("tools.search: options.limit must be a positive integer, got " + S(options.limit));
+          }
+          return sync("search", { query: S(query), limit: limit });
+        });
       },
       describe(id) { return PromiseCtor.resolve().then(() => sync("describe", { id: S(id) })); },
       call(id, input) { return call("call", { id: S(id), input: inputOf(input), mode: "call" }); },

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codemode-go/codemode/core/mcp/internal/mcptest"
+	"github.com/codemode-go/codemode/core/internal/mcptest"
 	"github.com/codemode-go/codemode/core/mcp/stdio"
 )
 
