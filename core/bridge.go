@@ -157,14 +157,6 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 	if err != nil {
 		return 0, err
 	}
-	if toolID != "" {
-		cc := catalog.CallContext{ParentCallID: r.parentCallID, RestartSafe: r.restartSafe, Via: viaOf(req.Op)}
-		if err := r.cat.Precheck(toolID, cc); err != nil {
-			// Refused before it runs; Call records the refusal in the trajectory.
-			_, err = r.cat.Call(r.ctx, toolID, req.Input, cc)
-			return 0, &quickjs.Throw{Name: "Error", Message: plainMessage(err)}
-		}
-	}
 	if max := r.rt.cfg.MaxPendingToolCalls; len(r.calls) >= max {
 		return 0, &quickjs.Throw{Name: "RangeError", Message: "too many pending tool calls (maxPendingToolCalls = " + strconv.Itoa(max) + "); await some before starting more"}
 	}
@@ -190,16 +182,6 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 	return p, nil
 }
 
-func viaOf(op string) catalog.Via {
-	switch op {
-	case "mcp.call":
-		return catalog.ViaMCP
-	case "ns.call":
-		return catalog.ViaNamespace
-	}
-	return catalog.ViaTools
-}
-
 // safeRun runs a job; a panicking tool becomes an error, never a crash.
 func safeRun(ctx context.Context, job func(context.Context) (any, error)) (v any, err error) {
 	defer func() {
@@ -210,28 +192,18 @@ func safeRun(ctx context.Context, job func(context.Context) (any, error)) (v any
 	return job(ctx)
 }
 
-// job resolves an async request to the work it stands for. Lookup errors are
-// returned at once so the guest's call throws synchronously-visible errors.
+// job resolves an async request to the work it stands for. Lookups and
+// refusals (unknown ids, policy, restartSafe) fail here, before a promise
+// exists, so they never become pending calls.
 func (r *run) job(req request) (func(context.Context) (any, error), string, error) {
-	cc := catalog.CallContext{ParentCallID: r.parentCallID, RestartSafe: r.restartSafe}
 	switch req.Op {
 	case "call":
-		input := req.Input
-		cc.Via = catalog.ViaTools
 		id := req.ID
-		return func(ctx context.Context) (any, error) {
-			res, err := r.cat.Call(ctx, id, input, cc)
-			if err != nil {
-				return nil, err
-			}
-			if req.Mode == "value" {
-				if res.Details == nil {
-					return nil, nil
-				}
-				return res.Details, nil
-			}
-			return map[string]any{"tool": id, "result": res}, nil
-		}, id, nil
+		shape := details
+		if req.Mode != "value" {
+			shape = func(res catalog.Result) any { return map[string]any{"tool": id, "result": res} }
+		}
+		return r.catalogJob(id, catalog.ViaTools, req.Input, shape)
 	case "mcp.call":
 		tool := ""
 		if req.Tool != nil {
@@ -241,18 +213,26 @@ func (r *run) job(req request) (func(context.Context) (any, error), string, erro
 		if !ok {
 			return nil, "", &quickjs.Throw{Name: "Error", Message: "unknown MCP tool " + req.Server + "." + tool}
 		}
-		cc.Via = catalog.ViaMCP
-		input := req.Input
-		return func(ctx context.Context) (any, error) {
-			res, err := r.cat.Call(ctx, id, input, cc)
-			if err != nil {
-				return nil, err
-			}
+		return r.catalogJob(id, catalog.ViaMCP, req.Input, func(res catalog.Result) any {
 			if res.Details != nil {
-				return res.Details, nil
+				return res.Details
 			}
-			return map[string]any{"content": res.Content, "isError": res.IsError}, nil
-		}, id, nil
+			return map[string]any{"content": res.Content, "isError": res.IsError}
+		})
+	case "ns.call":
+		if catalog.RefusesNamespaceCalls(r.restartSafe) {
+			return nil, "", &quickjs.Throw{Name: "Error", Message: "plugin namespaces are not available in a restartSafe run"}
+		}
+		toolName, input, err := r.ns.ResolveCall(req.NS, req.Path, req.Args)
+		if err != nil {
+			return nil, "", &quickjs.Throw{Name: "Error", Message: plainMessage(err)}
+		}
+		plugin, _ := r.ns.PluginID(req.NS)
+		id, ok := r.openclawIDs[[2]string{plugin, toolName}]
+		if !ok {
+			return nil, "", &quickjs.Throw{Name: "Error", Message: "namespace tool " + toolName + " is not in this run's catalog"}
+		}
+		return r.catalogJob(id, catalog.ViaNamespace, input, details)
 	case "mcp.resource", "mcp.prompt":
 		srv := r.server(req.Server)
 		if srv == nil {
@@ -270,32 +250,34 @@ func (r *run) job(req request) (func(context.Context) (any, error), string, erro
 		}
 		name := req.Name
 		return func(ctx context.Context) (any, error) { return srv.GetPrompt(ctx, name, args) }, "", nil
-	case "ns.call":
-		if catalog.RefusesNamespaceCalls(r.restartSafe) {
-			return nil, "", &quickjs.Throw{Name: "Error", Message: "plugin namespaces are not available in a restartSafe run"}
-		}
-		toolName, input, err := r.ns.ResolveCall(req.NS, req.Path, req.Args)
-		if err != nil {
-			return nil, "", &quickjs.Throw{Name: "Error", Message: plainMessage(err)}
-		}
-		plugin, _ := r.ns.PluginID(req.NS)
-		id, ok := r.openclawIDs[[2]string{plugin, toolName}]
-		if !ok {
-			return nil, "", &quickjs.Throw{Name: "Error", Message: "namespace tool " + toolName + " is not in this run's catalog"}
-		}
-		cc.Via = catalog.ViaNamespace
-		return func(ctx context.Context) (any, error) {
-			res, err := r.cat.Call(ctx, id, input, cc)
-			if err != nil {
-				return nil, err
-			}
-			if res.Details == nil {
-				return nil, nil
-			}
-			return res.Details, nil
-		}, id, nil
 	}
 	return nil, "", &quickjs.Throw{Name: "TypeError", Message: "bridge: unknown operation"}
+}
+
+// catalogJob is a nested call through the catalog's one execution path (hooks,
+// approvals, output contracts, trajectory); shape picks what the guest gets.
+func (r *run) catalogJob(id string, via catalog.Via, input json.RawMessage, shape func(catalog.Result) any) (func(context.Context) (any, error), string, error) {
+	cc := catalog.CallContext{ParentCallID: r.parentCallID, RestartSafe: r.restartSafe, Via: via}
+	if err := r.cat.Precheck(id, cc); err != nil {
+		// Call records the refusal in the trajectory and counts it.
+		_, err = r.cat.Call(r.ctx, id, input, cc)
+		return nil, "", &quickjs.Throw{Name: "Error", Message: plainMessage(err)}
+	}
+	return func(ctx context.Context) (any, error) {
+		res, err := r.cat.Call(ctx, id, input, cc)
+		if err != nil {
+			return nil, err
+		}
+		return shape(res), nil
+	}, id, nil
+}
+
+// details is what tools.callValue and namespace calls hand the guest.
+func details(res catalog.Result) any {
+	if res.Details == nil {
+		return nil
+	}
+	return res.Details
 }
 
 func (r *run) server(name string) *mcp.Server {
