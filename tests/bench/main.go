@@ -244,14 +244,15 @@ func main() {
 	node := flag.String("node", "node", "Node.js binary for the reference")
 	ref := flag.String("ref", "tests/bench/reference.mjs", "the reference script (run from the repository root)")
 	noInterp := flag.Bool("no-interp", false, "skip the wazero interpreter")
+	roundsFlag := flag.Int("rounds", 3, "alternating compiler/reference rounds whose samples are pooled (1 with -quick)")
 	flag.Parse()
-	if err := run(*quick, *out, *node, *ref, !*noInterp); err != nil {
+	if err := run(*quick, *out, *node, *ref, !*noInterp, *roundsFlag); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(quick bool, outFile, node, refScript string, withInterp bool) error {
+func run(quick bool, outFile, node, refScript string, withInterp bool, roundsWanted int) error {
 	ctx := context.Background()
 	began := time.Now()
 	logf := func(f string, a ...any) { fmt.Fprintf(os.Stderr, "  "+f+"\n", a...) }
@@ -263,7 +264,7 @@ func run(quick bool, outFile, node, refScript string, withInterp bool) error {
 
 	// The compiler and the reference alternate over rounds (samples pooled), so
 	// a noisy stretch of the machine hits both; the interpreter runs once.
-	rounds := 2
+	rounds := max(roundsWanted, 1)
 	if quick {
 		rounds = 1
 	}
