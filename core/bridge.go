@@ -13,8 +13,12 @@ import (
 	json "github.com/goccy/go-json"
 )
 
-// maxBridgeRequest bounds one guest -> host message.
-const maxBridgeRequest = 16 << 20
+// Bounds of one bridge message each way. The guest's memory limit would stop a
+// larger one too, but only after the host had built it.
+const (
+	maxBridgeRequest = 16 << 20
+	maxBridgeResult  = 16 << 20
+)
 
 // request is every bridge operation's input; fields are used per op.
 type request struct {
@@ -174,6 +178,8 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 			s.name, s.msg = "Error", plainMessage(err)
 		} else if b, merr := json.Marshal(v); merr != nil {
 			s.name, s.msg = "Error", "tool result is not JSON-serializable"
+		} else if len(b) > maxBridgeResult {
+			s.name, s.msg = "RangeError", "tool result of "+strconv.Itoa(len(b))+" bytes exceeds the bridge limit of "+strconv.Itoa(maxBridgeResult)+" bytes"
 		} else {
 			s.ok, s.json = true, string(b)
 		}

@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"context"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -233,4 +234,32 @@ func (sideEffectTool) Spec() catalog.Spec {
 
 func (sideEffectTool) Execute(context.Context, catalog.Call) (catalog.Result, error) {
 	return catalog.Result{Details: []byte(`{"written":true}`)}, nil
+}
+
+func TestOversizedToolResultIsACatchableError(t *testing.T) {
+	huge := sideEffectFree("huge_result", func() []byte {
+		return []byte(`{"blob":"` + strings.Repeat("x", 17<<20) + `"}`)
+	})
+	rt := newRuntime(t, nil, huge)
+	got := value(t, exec(t, rt, `try { await tools.callValue("openclaw:core:huge_result", {}); return "no"; } catch (e) { return [e.name, e.message.includes("bridge limit")]; }`))
+	if jsonText(got) != `["RangeError",true]` {
+		t.Fatalf("got %s", jsonText(got))
+	}
+}
+
+// sideEffectFree is a read-only core tool returning fixed details.
+type fixedTool struct {
+	name    string
+	details func() []byte
+}
+
+func sideEffectFree(name string, details func() []byte) catalog.Tool { return fixedTool{name, details} }
+
+func (f fixedTool) Spec() catalog.Spec {
+	return catalog.Spec{Name: f.name, Description: "Returns fixed details.", Source: catalog.SourceOpenClaw, Owner: "core",
+		Parameters: []byte(`{"type":"object"}`)}
+}
+
+func (f fixedTool) Execute(context.Context, catalog.Call) (catalog.Result, error) {
+	return catalog.Result{Details: f.details()}, nil
 }
