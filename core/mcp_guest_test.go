@@ -16,7 +16,7 @@ import (
 // over both transports. The HTTP server is connected as "everything-server", a
 // name that is not a JavaScript identifier, so the guest reaches it through its
 // safe spelling MCP.everythingServer.
-func TestGuestMCP(t *testing.T) {
+func TestChecklist_MCPNamespace(t *testing.T) {
 	for _, tc := range []struct {
 		transport, name, safe string
 		connect               func(testing.TB, string) *mcp.Server
@@ -34,7 +34,7 @@ func TestGuestMCP(t *testing.T) {
 			ns := "MCP." + tc.safe
 			decl := "mcp/" + tc.safe + ".d.ts"
 
-			t.Run("EchoWithObjectInput", func(t *testing.T) {
+			t.Run("NamespaceCallsWorkWithObjectInput", func(t *testing.T) {
 				v := obj(t, exec(t, rt, `return await `+ns+`.echo({ message: "hello from the guest" });`))
 				if !strings.Contains(jsonText(v), "Echo: hello from the guest") {
 					t.Errorf("echo = %s", jsonText(v))
@@ -46,7 +46,7 @@ func TestGuestMCP(t *testing.T) {
 				}
 			})
 
-			t.Run("AbsentFromToolsCatalog", func(t *testing.T) {
+			t.Run("DirectMCPEntriesAbsentFromTools", func(t *testing.T) {
 				r := exec(t, rt, `const hits = await tools.search("echo", { limit: 50 });
 const all = await tools.search("", { limit: 50 });
 let viaTools = "", describe = "";
@@ -68,7 +68,7 @@ return { all: ALL_TOOLS.filter((e) => e.source === "mcp" || e.id.startsWith("mcp
 				}
 			})
 
-			t.Run("DeclarationsWithoutBridgeCall", func(t *testing.T) {
+			t.Run("APIListAndReadProvideDeclarationsWithoutBridgeCall", func(t *testing.T) {
 				before := len(tr.Entries())
 				r := execAs(rt, "exec_api", core.ExecInput{Code: `const files = await API.list("mcp");
 const dts = await API.read("` + decl + `");
@@ -126,7 +126,7 @@ return { mcp: await n("mcp"), slash: await n("mcp/"), tools: await n("tools"), n
 				}
 			})
 
-			t.Run("ApiHeader", func(t *testing.T) {
+			t.Run("ApiRemainsInlineSchemaFallback", func(t *testing.T) {
 				v := obj(t, exec(t, rt, `const all = await `+ns+`.$api();
 const one = await `+ns+`.$api("echo", { schema: true });
 const plain = await `+ns+`.$api("echo");

@@ -48,6 +48,21 @@ func (t *Transcript) MarshalJSON() ([]byte, error) {
 	}{t.Entries()})
 }
 
+// UnmarshalJSON reads what MarshalJSON wrote, so a persisted transcript can be
+// loaded and replayed with its control calls and nested calls intact.
+func (t *Transcript) UnmarshalJSON(b []byte) error {
+	var v struct {
+		Entries []TranscriptEntry `json:"entries"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	t.mu.Lock()
+	t.entries = v.Entries
+	t.mu.Unlock()
+	return nil
+}
+
 func (t *Transcript) add(e TranscriptEntry) {
 	if t == nil {
 		return
