@@ -55,4 +55,3 @@ func TestChecklist_TranscriptReplayAndPersistenceKeepCodeModeControlCalls(t *tes
 		t.Fatalf("round trip differs:\n%s\n%s", again, b)
 	}
 }
-

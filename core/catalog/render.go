@@ -1,9 +1,11 @@
 package catalog
 
 import (
+	"crypto/sha256"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	json "github.com/goccy/go-json"
@@ -55,11 +57,42 @@ func parseSchema(raw []byte) (any, error) {
 
 // renderSchemaJSON renders raw schema JSON; undecodable schemas render as unknown.
 func renderSchemaJSON(raw []byte, lim renderLimits) rendering {
+	key := renderKey{sha256.Sum256(raw), lim}
+	renderMemo.Lock()
+	r, ok := renderMemo.m[key]
+	renderMemo.Unlock()
+	if ok {
+		return r
+	}
 	doc, err := parseSchema(raw)
 	if err != nil {
-		return rendering{Text: "unknown"}
+		r = rendering{Text: "unknown"}
+	} else {
+		r = renderSchema(doc, lim)
 	}
-	return renderSchema(doc, lim)
+	renderMemo.Lock()
+	if len(renderMemo.m) >= maxRenderMemo {
+		clear(renderMemo.m)
+	}
+	renderMemo.m[key] = r
+	renderMemo.Unlock()
+	return r
+}
+
+// renderMemo remembers renderings by schema content: every exec builds a fresh
+// catalog, usually over the same tools, and parsing and rendering their schemas
+// again was most of the cost of a trivial exec. Content-keyed, so a changed
+// schema is simply a new entry; bounded by clearing when full.
+var renderMemo = struct {
+	sync.Mutex
+	m map[renderKey]rendering
+}{m: map[renderKey]rendering{}}
+
+const maxRenderMemo = 8192
+
+type renderKey struct {
+	sum [sha256.Size]byte
+	lim renderLimits
 }
 
 func renderSchema(doc any, lim renderLimits) rendering {

@@ -173,7 +173,7 @@
     return freeze(mcp);
   }
 
-  function makeAPI(files) {
+  function makeAPI(files, blob) {
     // The same path rules as the host's API file table (apifiles.checkPath):
     // relative, no backslashes, no empty, "." or ".." segments.
     const validPath = (p) => p !== "" && p[0] !== "/" && !p.includes("\\") &&
@@ -192,7 +192,7 @@
         throw new TypeError("API.read: invalid path " + stringify(p) + " (use a path from API.list())");
       const f = files.find((x) => x.path === p);
       if (!f) throw new ErrorCtor("API.read: no such file " + stringify(p) + "; API.list() shows the files");
-      return f.content;
+      return blob.slice(f.start, f.end);
     };
     return freeze({
       list: (prefix) => PromiseCtor.resolve().then(() => list(prefix)),
@@ -221,14 +221,14 @@
     return deepFreeze(root.v);
   }
 
-  function setup(runText) {
+  function setup(runText, blob) {
     const run = parse(runText);
     const g = globalThis;
     const constant = (name, value) => define(g, name, { value: value, writable: false, enumerable: false, configurable: false });
     constant("ALL_TOOLS", freeze(run.allTools.map((e) => freeze(e))));
     constant("tools", makeTools(run.safeNames));
     constant("MCP", makeMCP(run.mcp));
-    constant("API", makeAPI(run.files));
+    constant("API", makeAPI(run.files, blob));
     const nss = {};
     for (const d of run.namespaces) {
       const v = makeNamespace(d);

@@ -2,32 +2,38 @@ package quickjs
 
 import (
 	"bytes"
-	"compress/flate"
+	"encoding/binary"
 	"errors"
-	"io"
 	"maps"
 )
 
-// chunk is the granularity at which a snapshot records what differs from the
+// chunk is the granularity at which a snapshot looks for what differs from the
 // template: a suspended trivial run touches a few dozen of them, not 1.3 MB.
+// Inside a changed chunk only the changed byte runs are kept (refcounts and
+// pointers change a few bytes here and there), so the whole snapshot of a
+// trivial suspended run is a few KB.
 const chunk = 4096
 
-// Snapshot is a suspended VM: the chunks of linear memory that differ from the
-// template it started from (stored as their XOR with the template, deflated:
-// refcount and pointer updates leave mostly zero bytes, which compress away), the stack pointer, the runtime and context pointers,
+// gapMerge joins two changed runs separated by fewer equal bytes than this,
+// since a new run's header would cost about as much.
+const gapMerge = 8
+
+// Snapshot is a suspended VM: the byte runs of linear memory that differ from the
+// template it started from, the stack pointer, the runtime and context pointers,
 // and the unhandled rejections the host tracks. It refers to its template in
 // memory, so it restores in any Runtime over the same module, on any engine.
 type Snapshot struct {
 	tmpl              *template
 	size              uint32
 	sp, rtPtr, ctxPtr uint32
-	index             []uint32
-	data              []byte
-	rejections        map[uint32]rejection
+	// data is a sequence of runs: uvarint(offset - end of previous run),
+	// uvarint(length), then length bytes of memory.
+	data       []byte
+	rejections map[uint32]rejection
 }
 
 // Bytes is what the snapshot holds in memory (its own data, not the template).
-func (s *Snapshot) Bytes() int { return len(s.data) + 4*len(s.index) + 64 }
+func (s *Snapshot) Bytes() int { return len(s.data) + 64 }
 
 // MemoryBytes is the size of the linear memory it restores.
 func (s *Snapshot) MemoryBytes() int { return int(s.size) }
@@ -52,8 +58,8 @@ func (vm *VM) Snapshot() (*Snapshot, error) {
 	cx, _ := vm.call("qjs_get_context_ptr")
 	s := &Snapshot{tmpl: vm.tmpl, size: size, sp: vm.inst.StackPointer(), rtPtr: uint32(rt), ctxPtr: uint32(cx), rejections: maps.Clone(vm.rejections)}
 	var zero [chunk]byte
-	var xor []byte
 	base := vm.tmpl.mem
+	var prevEnd uint32
 	// The C stack grows down from the stack pointer's resting value; with no call
 	// running, everything below it is dead frames, equal to the template for
 	// every purpose that matters and not worth storing.
@@ -69,46 +75,55 @@ func (vm *VM) Snapshot() (*Snapshot, error) {
 		} else {
 			ref = zero[:end-off]
 		}
-		if !bytes.Equal(cur, ref) {
-			s.index = append(s.index, off/chunk)
-			for i := range cur {
-				xor = append(xor, cur[i]^ref[i])
+		if bytes.Equal(cur, ref) {
+			continue
+		}
+		for i := 0; i < len(cur); {
+			if cur[i] == ref[i] {
+				i++
+				continue
 			}
+			j, same := i+1, 0
+			for ; j < len(cur) && same < gapMerge; j++ {
+				if cur[j] == ref[j] {
+					same++
+				} else {
+					same = 0
+				}
+			}
+			j -= same
+			at := off + uint32(i)
+			s.data = binary.AppendUvarint(s.data, uint64(at-prevEnd))
+			s.data = binary.AppendUvarint(s.data, uint64(j-i))
+			s.data = append(s.data, cur[i:j]...)
+			prevEnd = at + uint32(j-i)
+			i = j
 		}
 	}
-	var buf bytes.Buffer
-	w, _ := flate.NewWriter(&buf, flate.BestSpeed)
-	w.Write(xor)
-	w.Close()
-	s.data = buf.Bytes()
 	return s, nil
 }
 
-// apply writes the snapshot's chunks over an instance holding its template.
+// apply writes the snapshot's runs over an instance holding its template (or
+// zeros past its end).
 func (s *Snapshot) apply(vm *VM) error {
 	if err := vm.growTo(s.size); err != nil {
 		return err
 	}
-	xor, err := io.ReadAll(flate.NewReader(bytes.NewReader(s.data)))
-	if err != nil {
-		return errors.New("quickjs: corrupt snapshot")
-	}
-	pos := 0
-	for _, ci := range s.index {
-		off := ci * chunk
-		n := min(chunk, s.size-off)
-		cur, ok := vm.mem.View(off, n)
-		if !ok || pos+int(n) > len(xor) {
+	d := s.data
+	var at uint64
+	for len(d) > 0 {
+		gap, n1 := binary.Uvarint(d)
+		length, n2 := binary.Uvarint(d[max(n1, 0):])
+		if n1 <= 0 || n2 <= 0 || uint64(len(d)-n1-n2) < length {
+			return errors.New("quickjs: corrupt snapshot")
+		}
+		d = d[n1+n2:]
+		at += gap
+		if at+length > uint64(s.size) || !vm.mem.Write(uint32(at), d[:length]) {
 			return errors.New("quickjs: snapshot does not fit")
 		}
-		// The instance holds the template (or zeros past it) here, so XOR
-		// gives back the snapshot's bytes.
-		out := make([]byte, n)
-		for i := range out {
-			out[i] = cur[i] ^ xor[pos+i]
-		}
-		vm.mem.Write(off, out)
-		pos += int(n)
+		at += length
+		d = d[length:]
 	}
 	return nil
 }

@@ -1,0 +1,116 @@
+package core
+
+import (
+	"strings"
+	"unicode/utf16"
+
+	"github.com/codemode-go/codemode/core/catalog"
+	json "github.com/goccy/go-json"
+)
+
+// runData is what setup injects into the guest for one run. File contents do
+// not travel in it: QuickJS parses JSON at about 60 MB/s, so the contents go
+// as one string (blob) that the guest slices when a file is read.
+type runData struct {
+	AllTools   []catalog.Entry          `json:"allTools"`
+	SafeNames  map[string]string        `json:"safeNames"`
+	MCP        map[string]mcpServerData `json:"mcp"`
+	Files      []apiFile                `json:"files"`
+	Namespaces json.RawMessage          `json:"namespaces"`
+}
+
+type mcpServerData struct {
+	Server string            `json:"server"` // the real server name
+	Tools  map[string]string `json:"tools"`  // safe name -> tool name
+}
+
+// apiFile is one virtual file; Start and End index the blob in UTF-16 code
+// units, as JavaScript's String.prototype.slice does.
+type apiFile struct {
+	Path        string `json:"path"`
+	Size        int    `json:"size"`
+	Description string `json:"description,omitempty"`
+	Start       int    `json:"start"`
+	End         int    `json:"end"`
+}
+
+// setup injects the run's catalog views into the fresh VM's globals.
+func (r *run) setup() error {
+	files, blob := r.apiFiles()
+	d := runData{
+		AllTools:   r.cat.Entries(),
+		SafeNames:  r.cat.SafeNames(),
+		MCP:        map[string]mcpServerData{},
+		Files:      files,
+		Namespaces: r.ns.Descriptors(),
+	}
+	for safe, names := range r.mcpSafe {
+		d.MCP[safe] = mcpServerData{Server: names.Server, Tools: names.Tools}
+	}
+	if len(d.Namespaces) == 0 {
+		d.Namespaces = json.RawMessage("[]")
+	}
+	if d.AllTools == nil {
+		d.AllTools = []catalog.Entry{}
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		return err
+	}
+	vm := r.vm
+	fn, err := vm.GetProp(vm.Prelude(), "setup")
+	if err != nil {
+		return err
+	}
+	defer vm.Free(fn)
+	s, err := vm.NewString(string(b))
+	if err != nil {
+		return err
+	}
+	defer vm.Free(s)
+	c, err := vm.NewString(blob)
+	if err != nil {
+		return err
+	}
+	defer vm.Free(c)
+	v, err := vm.Call(fn, vm.Undefined(), s, c)
+	vm.Free(v)
+	return err
+}
+
+// apiFiles is the run's read-only API file table: the MCP declarations and the
+// TypeScript declarations of the trusted catalog, rendered per run, never stored.
+func (r *run) apiFiles() ([]apiFile, string) {
+	var blob strings.Builder
+	var files []apiFile
+	at := 0
+	add := func(path, desc, content string) {
+		n := utf16Len(content)
+		files = append(files, apiFile{Path: path, Size: len(content), Description: desc, Start: at, End: at + n})
+		blob.WriteString(content)
+		at += n
+	}
+	add("tools/index.d.ts", "TypeScript declarations of this run's tools", r.cat.DeclarationFile())
+	infos, _ := r.files.List("")
+	for _, fi := range infos {
+		content, err := r.files.Read(fi.Path)
+		if err != nil {
+			continue
+		}
+		desc := "MCP declarations"
+		if fi.Namespace != "" {
+			desc = "declarations of " + fi.Namespace
+		}
+		add(fi.Path, desc, content)
+	}
+	return files, blob.String()
+}
+
+// utf16Len is the length of s in UTF-16 code units (JavaScript string length).
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
