@@ -15,6 +15,8 @@ func TestCommand(t *testing.T) {
 	os.WriteFile(cellTS, []byte(`const n: number = (await tools.shipping_list({})).length; return n;`), 0o644)
 	cfg := filepath.Join(dir, "cm.json5")
 	os.WriteFile(cfg, []byte(`{tools: {codeMode: {enabled: true, timeoutMs: 200}}} // JSON5`), 0o644)
+	disabled := filepath.Join(dir, "off.json")
+	os.WriteFile(disabled, []byte(`{"tools": {"codeMode": false}}`), 0o644)
 	badCfg := filepath.Join(dir, "bad.json5")
 	os.WriteFile(badCfg, []byte(`{enabled: true, timeoutMs: 5}`), 0o644)
 	tests := []struct {
@@ -31,6 +33,11 @@ func TestCommand(t *testing.T) {
 		{"stdin", []string{"exec", "-f", "-"}, "return 'in'", 0, []string{"completed"}, `"value":"in"`},
 		{"wait follows", []string{"exec", "--config", cfg, "--wait", "-e", `text("a"); const s = await tools.sleep_ms({ms: 300}); return s.slept`}, "", 0, []string{"waiting", "*", "completed"}, `"value":300`},
 		{"namespace", []string{"exec", "-e", `return (await Issues.list({state: "open"})).length > 0`}, "", 0, []string{"completed"}, `"value":true`},
+		{"surface", []string{"surface"}, "", 0, nil, `"name": "exec"`},
+		{"surface shows namespaces", []string{"surface", "--format", "anthropic"}, "", 0, nil, "Issues.list(params)"},
+		{"surface openai", []string{"surface", "--format", "openai"}, "", 0, nil, `"type": "function"`},
+		{"surface disabled leaves tools", []string{"surface", "--config", disabled}, "", 0, nil, `"name": "shipping_list"`},
+		{"surface bad format", []string{"surface", "--format", "xml"}, "", 2, nil, "unknown --format"},
 		{"no subcommand", nil, "", 2, nil, "usage"},
 		{"both sources", []string{"exec", "-e", "1", "-f", cellTS}, "", 2, nil, "exactly one"},
 		{"bad flag", []string{"exec", "--nope"}, "", 2, nil, "usage"},

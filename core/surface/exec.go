@@ -45,7 +45,9 @@ Guest API:
 - ALL_TOOLS: compact entries {id, name, label?, description, source, sourceName?, input, output?} for every catalogued tool except MCP tools.
 - await tools.search(query, {limit}) ranks entries; await tools.describe(id) returns one entry with its full parameters and outputSchema.
 - await tools.callValue(id, input) returns the tool's structured value; await tools.call(id, input) returns the raw {tool, result} envelope. tools.<name>(input) exists only for unique safe tool names.
+- await API.read("tools/index.d.ts") returns TypeScript declarations of the catalogued tools (typed inputs and declared outputs).
 - MCP tools are called only as await MCP.<server>.<tool>({...}); read their TypeScript declarations with await API.list("mcp") and await API.read("mcp/<server>.d.ts"), or MCP.<server>.$api() inline.
+- The program is the body of an async function: use top-level await and return.
 - Plugin namespaces (listed below, if any) are globals and also namespaces.<Name>.
 - text(value) and json(value) append to the output; await yield_control(reason) pauses the program.
 If exec returns status "waiting", call wait with its runId to resume.
