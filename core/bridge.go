@@ -286,7 +286,12 @@ func details(res catalog.Result) any {
 	return res.Details
 }
 
+// server returns the MCP server name if it is visible in this run: policy may
+// hide all of a server's tools, and then its resources and prompts too.
 func (r *run) server(name string) *mcp.Server {
+	if _, visible := r.mcpIDs[name]; !visible {
+		return nil
+	}
 	for _, s := range r.rt.opts.MCPServers {
 		if s.Name() == name {
 			return s

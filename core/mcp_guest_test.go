@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
+	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/mcp"
 )
@@ -230,5 +231,23 @@ return res.content[0].text;`)
 	entries := tr.Entries()
 	if len(entries) < 2 || len(entries[0].Nested) != 1 || entries[0].Nested[0].ParentCallID != "exec_1" {
 		t.Errorf("the MCP call is not filed under its exec: %s", jsonText(entries))
+	}
+}
+
+// TestMCPServerHiddenByPolicyIsInvisible: when policy denies every tool of a
+// server, the run shows no MCP.<server>, no declaration file, and no way to
+// reach its resources or prompts.
+func TestMCPServerHiddenByPolicyIsInvisible(t *testing.T) {
+	srv := connectEverythingStdio(t, "everything")
+	rt := newRuntimeWith(t, nil, func(o *core.Options) {
+		o.MCPServers = []*mcp.Server{srv}
+		o.Policy = catalog.Policy{Deny: []string{"mcp:everything:*"}}
+	})
+	got := value(t, exec(t, rt, `return [Object.keys(MCP), (await API.list("mcp")).map((f) => f.path), typeof MCP.everything]`))
+	if s := jsonText(got); s != `[[],["mcp/index.d.ts"],"undefined"]` {
+		t.Fatalf("hidden server visible: %s", s)
+	}
+	if tel := exec(t, rt, `return 1`).Telemetry; tel.CatalogBySource.MCP != 0 {
+		t.Fatalf("telemetry counts hidden MCP tools: %+v", tel)
 	}
 }

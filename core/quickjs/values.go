@@ -151,14 +151,19 @@ func (vm *VM) ToJSON(v Value) (string, error) {
 	return vm.GoString(s)
 }
 
-// EvalJSON evaluates src and returns its completion value as a Go value
-// (through JSON: objects become map[string]any, numbers float64).
+// EvalJSON evaluates src and returns its completion value as a Go value.
 func (vm *VM) EvalJSON(src string) (any, error) {
 	v, err := vm.Eval(src, "eval.js")
 	if err != nil {
 		return nil, err
 	}
 	defer vm.Free(v)
+	return vm.GoValue(v)
+}
+
+// GoValue converts a guest value to a Go value through JSON: objects become
+// map[string]any, arrays []any, numbers float64, undefined nil.
+func (vm *VM) GoValue(v Value) (any, error) {
 	s, err := vm.ToJSON(v)
 	if err != nil {
 		return nil, err
@@ -168,6 +173,15 @@ func (vm *VM) EvalJSON(src string) (any, error) {
 		return nil, fmt.Errorf("quickjs: %w", err)
 	}
 	return out, nil
+}
+
+// ValueOf converts a JSON-compatible Go value into a new guest value.
+func (vm *VM) ValueOf(v any) (Value, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return 0, fmt.Errorf("quickjs: %w", err)
+	}
+	return vm.FromJSON(string(b))
 }
 
 // NewError creates an Error object of the given constructor name.

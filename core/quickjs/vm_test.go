@@ -361,3 +361,25 @@ func TestInstantiationFailureIsARuntimeError(t *testing.T) {
 		t.Fatal("instantiated under a 4-page cap")
 	}
 }
+
+func TestGoValuesInAndOut(t *testing.T) {
+	vm := newVM(t, quickjs.Limits{})
+	in := map[string]any{"name": "x", "list": []any{1.0, true, nil, "☃"}, "nested": map[string]any{"n": 2.5}}
+	v, err := vm.ValueOf(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vm.Free(v)
+	global, _ := vm.Global()
+	defer vm.Free(global)
+	if err := vm.SetProp(global, "input", v); err != nil {
+		t.Fatal(err)
+	}
+	out, err := vm.EvalJSON(`({count: input.list.length, n: input.nested.n * 2, name: input.name + "!"})`)
+	if err != nil || fmtAny(out) != "map[count:4 n:5 name:x!]" {
+		t.Fatalf("got %v, %v", out, err)
+	}
+	if _, err := vm.ValueOf(func() {}); err == nil {
+		t.Fatal("a Go func crossed into the guest")
+	}
+}
