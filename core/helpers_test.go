@@ -9,7 +9,6 @@ import (
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/examples/toolset"
 )
 
 var testScope = core.Scope{AgentID: "agent-1", SessionID: "s-1", SessionKey: "key-1", AgentRunID: "run-1"}
@@ -18,25 +17,7 @@ var testScope = core.Scope{AgentID: "agent-1", SessionID: "s-1", SessionKey: "ke
 // mod adjusts the (enabled, default) config.
 func newRuntime(t testing.TB, mod func(*config.Config), extra ...catalog.Tool) *core.Runtime {
 	t.Helper()
-	cfg := config.Default()
-	cfg.Enabled = true
-	if mod != nil {
-		mod(&cfg)
-	}
-	base, err := toolset.Tools()
-	if err != nil {
-		t.Fatal(err)
-	}
-	tools := append(base, extra...)
-	rt, err := core.New(context.Background(), core.Options{
-		Config: cfg,
-		Tools:  func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil },
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { rt.Close(context.Background()) })
-	return rt
+	return newRuntimeWith(t, mod, nil, extra...)
 }
 
 func exec(t testing.TB, rt *core.Runtime, code string) core.Result {

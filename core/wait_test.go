@@ -18,11 +18,8 @@ func fast(c *config.Config) { c.TimeoutMs = 150 }
 // waitUntilDone calls wait until the run leaves `waiting`.
 func waitUntilDone(t *testing.T, rt *core.Runtime, r core.Result) core.Result {
 	t.Helper()
-	for i := 0; r.Status == core.StatusWaiting; i++ {
-		if i > 50 {
-			t.Fatal("run never finished")
-		}
-		r = wait(t, rt, r.RunID)
+	if r = waitDone(t, rt, r, 50); r.Status == core.StatusWaiting {
+		t.Fatal("run never finished")
 	}
 	return r
 }
