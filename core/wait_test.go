@@ -260,3 +260,16 @@ func (f fixedTool) Spec() catalog.Spec {
 func (f fixedTool) Execute(context.Context, catalog.Call) (catalog.Result, error) {
 	return catalog.Result{Details: f.details()}, nil
 }
+
+// TestRuntimeOnTheInterpreter runs a tool call, a suspension and a resume on
+// wazero's interpreter: the engine every GOARCH=wasm build of the core uses.
+func TestRuntimeOnTheInterpreter(t *testing.T) {
+	rt := newRuntimeWith(t, nil, func(o *core.Options) { o.Interpreter = true })
+	r := exec(t, rt, `const s = await tools.shipping_list({}); await yield_control("check"); return s.length`)
+	if r.Status != core.StatusWaiting {
+		t.Fatalf("exec: %+v", r)
+	}
+	if value(t, wait(t, rt, r.RunID)) != 6.0 {
+		t.Fatal("resume on the interpreter failed")
+	}
+}
