@@ -103,14 +103,14 @@ func buildReport(comp, intr, ref *modeResult, quick bool, rounds int) *report {
 	if ref != nil {
 		r.notes = append(r.notes, fmt.Sprintf("reference snapshot: %d bytes serialized (whole linear memory, %d bytes), %d bytes gzipped", ref.SnapBytes, ref.SnapMemory, ref.SnapGzip))
 	}
-	r.notes = append(r.notes, fmt.Sprintf("ours: snap.Bytes() = XOR-with-template chunks, deflated, plus index; restores %d bytes of linear memory", comp.SnapMemory))
+	r.notes = append(r.notes, fmt.Sprintf("ours: snap.Bytes() = the byte runs that differ from the template (changed 4 KiB chunks scanned), plus a header; restores %d bytes of linear memory", comp.SnapMemory))
 	if intr != nil {
 		r.notes = append(r.notes, "interpreter: loop 1e6 and fib(25) not run (about 9 s and 2 s per run); compare the 1e5 and fib(20) rows")
 	}
 	r.notes = append(r.notes, fmt.Sprintf("compiler and reference: %d alternating round(s), samples pooled; interpreter: one round", rounds))
 	r.notes = append(r.notes, "medians; compute rows time one eval + reading the result in a VM created (untimed) for that run")
 	r.notes = append(r.notes, "fresh VM: ours NewVM+Close (instance reused from the pool, reset to the template on Close); reference QuickJS.create from a compiled WebAssembly.Module + dispose")
-	r.notes = append(r.notes, "snapshot: ours vm.Snapshot() (diff + deflate); reference vm.snapshot() (memory copy, not serialized). restore: ours Restore+re-register+Close; reference QuickJS.restore+registerHostCallback+dispose")
+	r.notes = append(r.notes, "snapshot: ours vm.Snapshot() (diff against the template); reference vm.snapshot() (memory copy, not serialized). restore: ours Restore+re-register+Close; reference QuickJS.restore+registerHostCallback+dispose")
 	if quick {
 		r.notes = append(r.notes, "-quick: few iterations, treat as a smoke run")
 	}
