@@ -10,7 +10,7 @@ import (
 )
 
 func TestChecklist_InfiniteLoopsTimeOutAndCannotBlockTheGateway(t *testing.T) {
-	rt := newRuntime(t, func(c *config.Config) { c.TimeoutMs = 200 })
+	rt := newRuntime(t, func(c *config.Config) { c.TimeoutMs = 1000 })
 	for _, code := range []string{
 		`while (true) {}`,
 		`for (;;) { try { while (true) {} } catch (e) {} }`, // the interrupt is uncatchable
@@ -22,6 +22,19 @@ func TestChecklist_InfiniteLoopsTimeOutAndCannotBlockTheGateway(t *testing.T) {
 			t.Fatalf("%s took %v", code, d)
 		}
 	}
+	// While a guest spins, the process keeps serving: another cell runs to
+	// completion before the spinning one is stopped.
+	spin := make(chan core.Result)
+	go func() { spin <- exec(t, rt, `while (true) {}`) }()
+	if value(t, exec(t, rt, `return (await tools.echo({message: "served"})).message`)) != "served" {
+		t.Fatal("runtime blocked by a spinning guest")
+	}
+	select {
+	case r := <-spin:
+		t.Fatalf("the spinning cell ended before the other was served: %+v", r)
+	default:
+	}
+	mustFail(t, <-spin, core.CodeTimeout, "timeoutMs")
 	// Nothing is left behind, and the runtime still serves.
 	if rt.Stats().Suspended != 0 {
 		t.Fatal("timed-out run kept")

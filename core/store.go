@@ -100,3 +100,41 @@ func (s *store) clear() {
 		r.discard()
 	}
 }
+
+// Abort discards a suspended run of scope: its snapshot is freed, its pending
+// tool calls are canceled, and a later wait fails as unavailable. It reports
+// whether such a run existed. A run being resumed right now is aborted through
+// the context of that wait instead.
+func (rt *Runtime) Abort(scope Scope, runID string) bool {
+	s := rt.store
+	s.mu.Lock()
+	r, ok := s.runs[runID]
+	if !ok || r.scope != scope || r.busy {
+		s.mu.Unlock()
+		return false
+	}
+	delete(s.runs, runID)
+	s.mu.Unlock()
+	r.discard()
+	return true
+}
+
+// EndSession discards every suspended run of the session (same agent, session
+// id and session key): snapshots do not outlive the session that made them.
+// It returns how many runs were discarded.
+func (rt *Runtime) EndSession(scope Scope) int {
+	s := rt.store
+	s.mu.Lock()
+	var gone []*run
+	for id, r := range s.runs {
+		if !r.busy && r.scope.AgentID == scope.AgentID && r.scope.SessionID == scope.SessionID && r.scope.SessionKey == scope.SessionKey {
+			delete(s.runs, id)
+			gone = append(gone, r)
+		}
+	}
+	s.mu.Unlock()
+	for _, r := range gone {
+		r.discard()
+	}
+	return len(gone)
+}

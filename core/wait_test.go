@@ -273,3 +273,38 @@ func TestRuntimeOnTheInterpreter(t *testing.T) {
 		t.Fatal("resume on the interpreter failed")
 	}
 }
+
+func TestAbortAndSessionEndDiscardSuspendedRuns(t *testing.T) {
+	canceled := make(chan struct{})
+	slow := coreTool("slow", func(ctx context.Context, _ catalog.Call) (catalog.Result, error) {
+		<-ctx.Done() // only ends when the run is aborted
+		close(canceled)
+		return catalog.Result{}, ctx.Err()
+	}, nil)
+	rt := newRuntime(t, func(c *config.Config) { c.TimeoutMs = 100 }, slow)
+	r := exec(t, rt, `return await tools.slow({})`)
+	if r.Status != core.StatusWaiting {
+		t.Fatalf("exec: %+v", r)
+	}
+	other := core.Scope{AgentID: "agent-1", SessionID: "s-9", SessionKey: "key-9", AgentRunID: "run-1"}
+	if rt.Abort(other, r.RunID) {
+		t.Fatal("another session aborted the run")
+	}
+	if !rt.Abort(testScope, r.RunID) {
+		t.Fatal("abort found no run")
+	}
+	<-canceled // the pending tool call was canceled
+	mustFail(t, wait(t, rt, r.RunID), core.CodeInvalidInput, "code mode run is unavailable or expired.")
+
+	for i := 0; i < 3; i++ {
+		if r := exec(t, rt, `await yield_control(); return 1`); r.Status != core.StatusWaiting {
+			t.Fatalf("exec: %+v", r)
+		}
+	}
+	if n := rt.EndSession(other); n != 0 {
+		t.Fatalf("ended %d runs of another session", n)
+	}
+	if n := rt.EndSession(testScope); n != 3 || rt.Stats().Suspended != 0 {
+		t.Fatalf("ended %d, %d left", n, rt.Stats().Suspended)
+	}
+}
