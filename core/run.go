@@ -43,6 +43,7 @@ type run struct {
 	settled chan settlement
 	yield   *quickjs.Resolvers
 	seq     int
+	timers  map[int64]chan struct{} // setTimeout tokens -> cancel
 
 	// per exec/wait call
 	vm         *quickjs.VM

@@ -128,6 +128,47 @@
     sync("text", { text: s });
   }
   function json(value) { sync("json", { value: parse(toJSONText(value)) }); }
+
+  // console writes text output items (bounded by maxOutputBytes like text()):
+  // models reach for console.log by habit, and silently dropping it would hide
+  // what they meant to show. Arguments are joined by spaces; non-strings are
+  // rendered compactly through the output adapter.
+  function logLine(level, args) {
+    let line = "";
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i];
+      let part;
+      if (typeof v === "string") part = v;
+      else {
+        const a = adapt(v, new SetCtor(), 0, false);
+        part = a !== null && typeof a === "object" ? stringify(a) : S(a);
+      }
+      line += (i ? " " : "") + part;
+    }
+    sync("text", { text: level ? "[" + level + "] " + line : line });
+  }
+  // setTimeout/clearTimeout: each timer is a pending host operation, so a timer
+  // that outlives the exec deadline suspends the run like a slow tool call and
+  // fires after wait. Strings are never evaluated as code.
+  const timers = new MapCtor();
+  let timerSeq = 0;
+  function setTimeoutFn(fn, ms, ...args) {
+    if (typeof fn !== "function") throw new TypeError("setTimeout: the callback must be a function");
+    const id = ++timerSeq;
+    let delay = Number(ms);
+    if (!(delay > 0)) delay = 0;
+    timers.set(id, true);
+    call("timer", { ms: delay, token: id }).then(() => { if (timers.delete(id)) fn(...args); });
+    return id;
+  }
+  function clearTimeoutFn(id) {
+    if (timers.delete(id)) sync("timer.cancel", { token: Number(id) });
+  }
+
+  const consoleObj = freeze({
+    log: (...a) => logLine("", a), info: (...a) => logLine("", a), debug: (...a) => logLine("debug", a),
+    warn: (...a) => logLine("warn", a), error: (...a) => logLine("error", a),
+  });
   function yield_control(reason) {
     return call("yield", { reason: reason === undefined ? "" : S(reason) }).then(() => undefined);
   }
@@ -239,6 +280,9 @@
     constant("text", text);
     constant("json", json);
     constant("yield_control", yield_control);
+    define(g, "console", { value: consoleObj, writable: true, enumerable: false, configurable: true });
+    define(g, "setTimeout", { value: setTimeoutFn, writable: true, enumerable: false, configurable: true });
+    define(g, "clearTimeout", { value: clearTimeoutFn, writable: true, enumerable: false, configurable: true });
   }
 
   // start runs the compiled cell. Its promise never rejects (so the host's own

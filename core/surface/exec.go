@@ -49,7 +49,7 @@ Guest API:
 - MCP tools are called only as await MCP.<server>.<tool>({...}); read their TypeScript declarations with await API.list("mcp") and await API.read("mcp/<server>.d.ts"), or MCP.<server>.$api() inline.
 - The program is the body of an async function: use top-level await and return.
 - Plugin namespaces (listed below, if any) are globals and also namespaces.<Name>.
-- text(value) and json(value) append to the output; await yield_control(reason) pauses the program.
+- text(value), json(value) and console.log(...) append to the output; await yield_control(reason) pauses the program; setTimeout works (a timer still pending at the deadline suspends the run like a slow tool).
 If exec returns status "waiting", call wait with its runId to resume.
 
 Output hints: "-> T" is the declared shape of the tools.callValue(...) value. "-> ?" means the output is unknown: return the raw value of await tools.callValue(...) unchanged first, inspect it, and filter or transform it in a later exec instead of guessing field names. This also applies when a declared read feeds a final "-> ?" call: return that call's raw value without wrapping it in the answer shape you want.`
