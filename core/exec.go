@@ -47,7 +47,7 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 		tel = cat.Telemetry(visible)
 	}
 	if err != nil {
-		return failed(CodeInternalError, "code mode could not build the tool catalog: "+err.Error(), tel)
+		return failed(CodeInternalError, "code mode could not build the tool catalog: "+plainMessage(err), tel)
 	}
 	if msg != "" {
 		return failed(CodeInvalidInput, msg, tel)
@@ -85,7 +85,7 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 	}
 	if err := r.init(); err != nil {
 		r.discard()
-		return failed(CodeInvalidInput, "code mode namespace setup failed: "+err.Error(), tel)
+		return failed(CodeInvalidInput, "code mode namespace setup failed: "+plainMessage(err), tel)
 	}
 	res := r.start(ctx, src)
 	r.record("exec", lang, len(in.Code)+len(in.Command), res)

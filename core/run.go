@@ -141,7 +141,7 @@ func (r *run) start(ctx context.Context, src string) Result {
 	defer r.detach()
 	if err := r.setup(); err != nil {
 		r.discard()
-		return r.failure(CodeInternalError, "code mode could not prepare the guest runtime: "+err.Error())
+		return r.guestFailure(err)
 	}
 	// The cell is the body of an async function: top-level await and return work.
 	fn, err := vm.Eval(cellPrefix+src+"\n})", "cell.js")
@@ -168,7 +168,7 @@ func (r *run) resume(ctx context.Context, callID string) Result {
 	vm, err := r.rt.qjs.Restore(ctx, r.snap, r.limits(deadline))
 	if err != nil {
 		r.rt.store.drop(r)
-		return r.failure(CodeInvalidInput, "code mode run could not be restored: "+err.Error())
+		return r.failure(CodeInvalidInput, "code mode run could not be restored.")
 	}
 	r.parentCallID = callID
 	r.attach(vm)
