@@ -154,7 +154,7 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 		return 0, err
 	}
 	if req.Op == "yield" {
-		if r.yield != nil || r.yieldAsked != "" {
+		if r.yield != nil {
 			return 0, &quickjs.Throw{Name: "Error", Message: "yield_control is already pending"}
 		}
 		p, res, err := vm.NewPromise()
@@ -162,7 +162,6 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 			return 0, err
 		}
 		r.yield = &res
-		r.yieldAsked = "yield"
 		return p, nil
 	}
 	job, toolID, err := r.job(req)

@@ -46,12 +46,11 @@ type run struct {
 	timers  map[int64]chan struct{} // setTimeout tokens -> cancel
 
 	// per exec/wait call
-	vm         *quickjs.VM
-	callID     string
-	out        []Output
-	outUsed    int64 // across the whole run
-	overflow   bool
-	yieldAsked string
+	vm       *quickjs.VM
+	callID   string
+	out      []Output
+	outUsed  int64 // across the whole run
+	overflow bool
 
 	expires  time.Time
 	busy     bool
@@ -198,7 +197,7 @@ func (r *run) resume(ctx context.Context, callID string) Result {
 
 func (r *run) attach(vm *quickjs.VM) {
 	r.vm = vm
-	r.out, r.overflow, r.yieldAsked = nil, false, ""
+	r.out, r.overflow = nil, false
 	vm.Handle(hostSync, r.hostSync)
 	vm.Handle(hostAsync, r.hostAsync)
 }
@@ -230,7 +229,7 @@ func (r *run) pump(ctx context.Context, deadline time.Time) Result {
 		if st != quickjs.Pending && len(r.calls) == 0 && !vm.JobsPending() {
 			return r.end(r.finish())
 		}
-		if r.yieldAsked != "" || r.yield != nil {
+		if r.yield != nil {
 			return r.suspend("yield")
 		}
 		if len(r.calls) == 0 {
