@@ -2,8 +2,10 @@ package quickjs
 
 import (
 	"bytes"
+	"compress/flate"
 	"encoding/binary"
 	"errors"
+	"io"
 	"maps"
 )
 
@@ -27,8 +29,9 @@ type Snapshot struct {
 	size              uint32
 	sp, rtPtr, ctxPtr uint32
 	// data is a sequence of runs: uvarint(offset - end of previous run),
-	// uvarint(length), then length bytes of memory.
+	// uvarint(length), then length bytes of memory; deflated when large.
 	data       []byte
+	deflated   bool
 	rejections map[uint32]rejection
 }
 
@@ -100,8 +103,21 @@ func (vm *VM) Snapshot() (*Snapshot, error) {
 			i = j
 		}
 	}
+	if len(s.data) > deflateAbove {
+		var buf bytes.Buffer
+		w, _ := flate.NewWriter(&buf, flate.BestSpeed)
+		w.Write(s.data)
+		w.Close()
+		s.data, s.deflated = buf.Bytes(), true
+	}
 	return s, nil
 }
+
+// deflateAbove is the size past which a snapshot's runs are deflated: small
+// suspended runs stay raw (deflating costs more than they weigh), large ones
+// (a run that built megabytes of data) shrink several-fold, which is what
+// maxSnapshotBytes is measured against.
+const deflateAbove = 64 << 10
 
 // apply writes the snapshot's runs over an instance holding its template (or
 // zeros past its end).
@@ -110,6 +126,12 @@ func (s *Snapshot) apply(vm *VM) error {
 		return err
 	}
 	d := s.data
+	if s.deflated {
+		var err error
+		if d, err = io.ReadAll(flate.NewReader(bytes.NewReader(d))); err != nil {
+			return errors.New("quickjs: corrupt snapshot")
+		}
+	}
 	var at uint64
 	for len(d) > 0 {
 		gap, n1 := binary.Uvarint(d)

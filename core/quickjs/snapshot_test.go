@@ -135,3 +135,35 @@ func TestSnapshotRefusedDuringCall(t *testing.T) {
 		t.Fatalf("snapshot inside a call: %v", got)
 	}
 }
+
+// TestLargeSnapshotRoundTrips covers the deflated form: megabytes of new guest
+// state survive snapshot and restore byte for byte.
+func TestLargeSnapshotRoundTrips(t *testing.T) {
+	rt, _ := runtimes(t)
+	vm, err := rt.NewVM(context.Background(), quickjs.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	register(vm)
+	sum := `(() => { let h = 0; for (const s of globalThis.big) for (let i = 0; i < s.length; i++) h = (h * 31 + s.charCodeAt(i)) | 0; return [big.length, h]; })()`
+	if _, err := vm.Eval(`globalThis.big = Array.from({length: 20000}, (_, i) => "row-" + i + "-" + Math.random())`, "cell.js"); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := vm.EvalJSON(sum)
+	snap, err := vm.Snapshot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm.Close()
+	if snap.Bytes() < 64<<10 || snap.Bytes() > snap.MemoryBytes()/2 {
+		t.Fatalf("snapshot %d bytes of %d memory", snap.Bytes(), snap.MemoryBytes())
+	}
+	vm2, err := rt.Restore(context.Background(), snap, quickjs.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vm2.Close()
+	if got, _ := vm2.EvalJSON(sum); fmtAny(got) != fmtAny(want) {
+		t.Fatalf("restored %v, want %v", got, want)
+	}
+}
