@@ -79,9 +79,9 @@ func (r *run) hostSync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (q
 	var out any
 	switch req.Op {
 	case "text":
-		err = r.emit(Output{Type: "text", Text: req.Text}, int64(len(req.Text)))
+		err = r.emit(Output{Type: "text", Text: req.Text}, int64(len(req.Text))+outputItemCost)
 	case "json":
-		err = r.emit(Output{Type: "json", Value: req.Value}, int64(len(req.Value)))
+		err = r.emit(Output{Type: "json", Value: req.Value}, int64(len(req.Value))+outputItemCost)
 	case "search":
 		limit := 0
 		if req.Limit != nil {
@@ -121,6 +121,11 @@ func (r *run) hostSync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (q
 	}
 	return vm.NewString(string(b))
 }
+
+// outputItemCost is what an output item's envelope ({"type":"text","text":""})
+// adds to the result; charging it bounds the number of items too, so a loop of
+// text("") cannot grow the host's output list without limit.
+const outputItemCost = 24
 
 // emit appends an output item if it fits maxOutputBytes (counted over the run);
 // otherwise it marks the run as over its output budget.

@@ -162,3 +162,12 @@ func TestTelemetryOnEveryResult(t *testing.T) {
 		t.Fatalf("model-visible tools: %s", got)
 	}
 }
+
+func TestEmptyOutputItemsStillCount(t *testing.T) {
+	rt := newRuntime(t, func(c *config.Config) { c.MaxOutputBytes = 1024 })
+	r := exec(t, rt, `for (let i = 0; i < 1e6; i++) text(""); return 1`)
+	mustFail(t, r, core.CodeOutputLimitExceeded, "maxOutputBytes")
+	if len(r.Output) > 1024/24 {
+		t.Fatalf("%d output items kept", len(r.Output))
+	}
+}
