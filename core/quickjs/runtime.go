@@ -68,6 +68,9 @@ type template struct {
 
 type kit struct {
 	reseed, errorInfo, parse, stringify, makeError, user Value
+	// undefined is one box made at template time: qjs_get_undefined allocates
+	// a new box per call, so handing it out afresh would leak one each time.
+	undefined Value
 }
 
 const (
@@ -120,6 +123,11 @@ func (r *Runtime) buildTemplate(ctx context.Context) error {
 		return fmt.Errorf("quickjs: qjs_init failed (%d, %v)", int32(rc), err)
 	}
 	vm.applyLimits(Limits{})
+	undef, err := vm.call("qjs_get_undefined")
+	if err != nil {
+		return err
+	}
+	vm.tmpl.kit.undefined = Value(undef)
 	host, err := vm.NewObject()
 	if err != nil {
 		return err
@@ -158,7 +166,7 @@ func (r *Runtime) buildTemplate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("quickjs: kit: %w", err)
 	}
-	var kt kit
+	kt := kit{undefined: vm.tmpl.kit.undefined}
 	for _, f := range []struct {
 		name string
 		dst  *Value

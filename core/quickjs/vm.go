@@ -283,11 +283,8 @@ func (vm *VM) ErrorOf(v Value) *JSError {
 	return out
 }
 
-// Undefined is the static undefined box; never Free it.
-func (vm *VM) Undefined() Value {
-	r, _ := vm.call("qjs_get_undefined")
-	return Value(r)
-}
+// Undefined is the VM's shared undefined box; never Free it.
+func (vm *VM) Undefined() Value { return vm.tmpl.kit.undefined }
 
 // Global returns a new box holding the global object.
 func (vm *VM) Global() (Value, error) {
@@ -303,8 +300,7 @@ func (vm *VM) Free(v Value) {
 	if v == 0 || vm.dead != nil {
 		return
 	}
-	switch v {
-	case vm.tmpl.kit.user, vm.Undefined():
+	if v == vm.tmpl.kit.user || v == vm.tmpl.kit.undefined {
 		return
 	}
 	vm.call("qjs_free_value", uint64(v))
