@@ -77,12 +77,18 @@ var checkOptions = api.TransformOptions{
 // of the returned body, where function hoisting and `var` make them work.
 func Transform(src string) (string, error) {
 	transforms.Add(1)
+	// The two parses are independent; on a multi-core host running them at
+	// once halves the latency (each costs about half a millisecond of mostly
+	// fixed esbuild overhead). The channel is buffered, so nothing leaks.
+	selfContained := make(chan error, 1)
+	go func() { selfContained <- checkSelfContained(src) }()
 	res := api.Transform(wrapOpen+src+wrapClose, options)
+	checkErr := <-selfContained
 	if len(res.Errors) > 0 {
 		return "", diagnostic(src, res.Errors)
 	}
-	if err := checkSelfContained(src); err != nil {
-		return "", err
+	if checkErr != nil {
+		return "", checkErr
 	}
 	return unwrap(string(res.Code))
 }
