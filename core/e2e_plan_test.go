@@ -52,7 +52,7 @@ func TestE2EPlan(t *testing.T) {
 
 	// Steps 4-6: enabled, the model sees exec, wait and the direct-only tools.
 	on := config.Default()
-	on.Enabled, on.TimeoutMs, on.SnapshotTtlSeconds = true, 300, 60
+	on.Enabled, on.TimeoutMs, on.SnapshotTtlSeconds = true, 1500, 60
 	now := time.Now()
 	var tr core.Transcript
 	rt := newRuntimeOver(t, tools, func(c *config.Config) { *c = on }, func(o *core.Options) {

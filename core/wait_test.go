@@ -143,25 +143,30 @@ func TestChecklist_ExpiredAbortedWrongSessionAndUnknownRunIDsFail(t *testing.T) 
 }
 
 func TestConcurrentWaitForTheSameRunIsRefused(t *testing.T) {
-	rt := newRuntime(t, func(c *config.Config) { c.TimeoutMs = 100 })
-	r := exec(t, rt, `return (await tools.callValue("openclaw:core:sleep_ms", {ms: 1500})).slept`)
+	release := make(chan struct{})
+	held := coreTool("held", func(ctx context.Context, _ catalog.Call) (catalog.Result, error) {
+		select {
+		case <-release:
+			return catalog.Result{Details: []byte(`"released"`)}, nil
+		case <-ctx.Done():
+			return catalog.Result{}, ctx.Err()
+		}
+	}, nil)
+	rt := newRuntime(t, func(c *config.Config) { c.TimeoutMs = 1000 }, held)
+	r := exec(t, rt, `return await tools.callValue("openclaw:core:held", {})`)
 	if r.Status != core.StatusWaiting {
 		t.Fatalf("exec: %+v", r)
 	}
-	started := make(chan struct{})
 	done := make(chan core.Result)
-	go func() {
-		close(started)
-		done <- wait(t, rt, r.RunID)
-	}()
-	<-started
-	time.Sleep(30 * time.Millisecond) // the first wait is now pumping
+	go func() { done <- wait(t, rt, r.RunID) }()
+	// The first wait pumps for up to a second while the tool is held; a second
+	// wait in that window is refused.
+	time.Sleep(200 * time.Millisecond)
 	mustFail(t, wait(t, rt, r.RunID), core.CodeInvalidInput, "code mode run is already being resumed.")
-	first := <-done
-	if first.Status == core.StatusFailed {
+	close(release)
+	if first := <-done; value(t, waitUntilDone(t, rt, first)) != "released" {
 		t.Fatalf("first wait: %+v", first)
 	}
-	waitUntilDone(t, rt, first)
 }
 
 func TestAtMost64SuspendedRuns(t *testing.T) {
