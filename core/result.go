@@ -53,6 +53,9 @@ type Result struct {
 	Code             ErrorCode         `json:"code,omitempty"`
 	Output           []Output          `json:"output,omitempty"`
 	Telemetry        Telemetry         `json:"telemetry"`
+	// RestartSafe marks a waiting result of a restartSafe run: safe to repeat
+	// (restart recovery may rebuild the turn instead of restoring the snapshot).
+	RestartSafe bool `json:"restartSafe,omitempty"`
 }
 
 // Telemetry is reported on every result: catalog size and per-source counts,
@@ -82,7 +85,8 @@ func (r Result) MarshalJSON() ([]byte, error) {
 			PendingToolCalls []PendingToolCall `json:"pendingToolCalls,omitempty"`
 			Output           []Output          `json:"output,omitempty"`
 			Telemetry        Telemetry         `json:"telemetry"`
-		}{r.Status, r.RunID, r.Reason, r.PendingToolCalls, r.Output, r.Telemetry})
+			RestartSafe      bool              `json:"restartSafe,omitempty"`
+		}{r.Status, r.RunID, r.Reason, r.PendingToolCalls, r.Output, r.Telemetry, r.RestartSafe})
 	default:
 		return json.Marshal(struct {
 			Status    Status    `json:"status"`

@@ -302,7 +302,7 @@ func (r *run) suspend(reason string) Result {
 		r.snap = nil
 		return r.end(r.failure(CodeInvalidInput, msgTooMany))
 	}
-	res := Result{Status: StatusWaiting, RunID: r.id, Reason: reason, Output: r.out, Telemetry: r.telemetry()}
+	res := Result{Status: StatusWaiting, RunID: r.id, Reason: reason, Output: r.out, Telemetry: r.telemetry(), RestartSafe: r.restartSafe}
 	for _, pc := range r.calls {
 		res.PendingToolCalls = append(res.PendingToolCalls, PendingToolCall{ID: pc.id, ToolID: pc.toolID, Kind: pc.kind})
 	}

@@ -211,7 +211,7 @@ func TestRestartSafeRuns(t *testing.T) {
 	// Pending calls are never auto-pumped: the 300 ms call would settle well
 	// inside the 10 s timeout, yet exec returns waiting instead of completing.
 	r := run(`return (await tools.callValue("openclaw:core:sleep_ms", {ms: 300})).slept`)
-	if r.Status != core.StatusWaiting || r.Reason != "pending_tools" {
+	if r.Status != core.StatusWaiting || r.Reason != "pending_tools" || !r.RestartSafe || !strings.Contains(jsonText(r), `"restartSafe":true`) {
 		t.Fatalf("restartSafe exec: %+v", r)
 	}
 	for i := 0; r.Status == core.StatusWaiting; i++ {
