@@ -10,6 +10,7 @@ import (
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/internal/cellcheck"
 	"github.com/codemode-go/codemode/core/internal/tsx"
+	"github.com/codemode-go/codemode/core/namespace"
 	json "github.com/goccy/go-json"
 )
 
@@ -95,11 +96,11 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 // Wait resumes a suspended run.
 func (rt *Runtime) Wait(ctx context.Context, call CallInfo, in WaitInput) Result {
 	if strings.TrimSpace(in.RunID) == "" {
-		return failed(CodeInvalidInput, "wait needs a runId from a waiting exec result.", Telemetry{ModelVisibleTools: []string{"exec", "wait"}})
+		return failed(CodeInvalidInput, "wait needs a runId from a waiting exec result.", Telemetry{})
 	}
 	r, msg := rt.store.take(in.RunID, call.Scope, rt.now())
 	if r == nil {
-		return failed(CodeInvalidInput, msg, Telemetry{ModelVisibleTools: []string{"exec", "wait"}})
+		return failed(CodeInvalidInput, msg, Telemetry{})
 	}
 	res := r.resume(ctx, call.CallID)
 	r.record("wait", "", 0, res)
@@ -134,15 +135,9 @@ func (rt *Runtime) checkInput(in ExecInput) (src, lang, msg string) {
 // buildCatalog builds the run-scoped catalog and the model-visible tool names
 // (exec, wait and the direct-only tools kept visible).
 func (rt *Runtime) buildCatalog(ctx context.Context, scope Scope) (*catalog.Catalog, []string, error) {
-	var tools []catalog.Tool
-	if rt.opts.Tools != nil {
-		var err error
-		if tools, err = rt.opts.Tools(ctx, scope); err != nil {
-			return nil, nil, err
-		}
-	}
-	for _, srv := range rt.opts.MCPServers {
-		tools = append(tools, srv.Tools()...)
+	tools, err := rt.effectiveTools(ctx, scope)
+	if err != nil {
+		return nil, nil, err
 	}
 	visible := []string{"exec", "wait"}
 	for _, t := range tools {
@@ -152,6 +147,35 @@ func (rt *Runtime) buildCatalog(ctx context.Context, scope Scope) (*catalog.Cata
 	}
 	cat, err := catalog.Build(tools, catalog.BuildOptions{Policy: rt.opts.Policy, Scope: scope, Hooks: rt.opts.Hooks})
 	return cat, visible, err
+}
+
+// effectiveTools is the run's tool list before the catalog policy: the host's
+// tools for scope, then every connected MCP server's tools.
+func (rt *Runtime) effectiveTools(ctx context.Context, scope Scope) ([]catalog.Tool, error) {
+	var tools []catalog.Tool
+	if rt.opts.Tools != nil {
+		var err error
+		if tools, err = rt.opts.Tools(ctx, scope); err != nil {
+			return nil, err
+		}
+	}
+	for _, srv := range rt.opts.MCPServers {
+		tools = append(tools, srv.Tools()...)
+	}
+	return tools, nil
+}
+
+// resolveNamespaces keeps the plugin namespaces whose required tools are all
+// visible in cat and builds their scopes for this run.
+func (rt *Runtime) resolveNamespaces(cat *catalog.Catalog, scope Scope, runID string, aborted func() bool) (*namespace.Runtime, error) {
+	var visible []catalog.Spec
+	for _, e := range cat.Entries() {
+		visible = append(visible, catalog.Spec{Name: e.Name, Source: e.Source, Owner: e.SourceName})
+	}
+	return namespace.Resolve(namespace.ScopeContext{
+		AgentID: scope.AgentID, SessionKey: scope.SessionKey, SessionID: scope.SessionID, RunID: runID,
+		Config: rt.opts.NamespaceConfig, Aborted: aborted,
+	}, visible)
 }
 
 func newRunID() string {

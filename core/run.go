@@ -79,7 +79,7 @@ func (r *run) init() error {
 	r.calls = map[string]*pendingCall{}
 	r.settled = make(chan settlement, r.rt.cfg.MaxPendingToolCalls+1)
 	r.mcpIDs = map[string]map[string]string{}
-	var mcpSpecs, visible []catalog.Spec
+	var mcpSpecs []catalog.Spec
 	for _, e := range r.cat.MCPEntries() {
 		if r.mcpIDs[e.SourceName] == nil {
 			r.mcpIDs[e.SourceName] = map[string]string{}
@@ -94,15 +94,11 @@ func (r *run) init() error {
 	r.mcpSafe = apifiles.SafeNames(decls)
 	r.openclawIDs = map[[2]string]string{}
 	for _, e := range r.cat.Entries() {
-		visible = append(visible, catalog.Spec{Name: e.Name, Source: e.Source, Owner: e.SourceName})
 		if e.Source == catalog.SourceOpenClaw {
 			r.openclawIDs[[2]string{e.SourceName, e.Name}] = e.ID
 		}
 	}
-	ns, err := namespace.Resolve(namespace.ScopeContext{
-		AgentID: r.scope.AgentID, SessionKey: r.scope.SessionKey, SessionID: r.scope.SessionID, RunID: r.id,
-		Config: r.rt.opts.NamespaceConfig, Aborted: func() bool { return r.ctx.Err() != nil },
-	}, visible)
+	ns, err := r.rt.resolveNamespaces(r.cat, r.scope, r.id, func() bool { return r.ctx.Err() != nil })
 	if err != nil {
 		return err
 	}

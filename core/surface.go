@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/core/surface"
 )
 
@@ -13,26 +12,14 @@ import (
 // has no tools (disableTools, an empty allow list, none at all). The exec
 // description carries the quick index and the visible namespaces' prompts.
 func (rt *Runtime) Surface(ctx context.Context, scope Scope, disableTools bool) (surface.Surface, error) {
-	var tools []catalog.Tool
-	if rt.opts.Tools != nil {
-		var err error
-		if tools, err = rt.opts.Tools(ctx, scope); err != nil {
-			return surface.Surface{}, err
-		}
-	}
-	for _, srv := range rt.opts.MCPServers {
-		tools = append(tools, srv.Tools()...)
+	tools, err := rt.effectiveTools(ctx, scope)
+	if err != nil {
+		return surface.Surface{}, err
 	}
 	build := catalog.BuildOptions{Policy: rt.opts.Policy, Scope: scope, Hooks: rt.opts.Hooks}
 	var infos []surface.NamespaceInfo
 	if cat, err := catalog.Build(tools, build); err == nil {
-		var visible []catalog.Spec
-		for _, e := range cat.Entries() {
-			visible = append(visible, catalog.Spec{Name: e.Name, Source: e.Source, Owner: e.SourceName})
-		}
-		ns, err := namespace.Resolve(namespace.ScopeContext{AgentID: scope.AgentID, SessionKey: scope.SessionKey, SessionID: scope.SessionID,
-			Config: rt.opts.NamespaceConfig}, visible)
-		if err == nil {
+		if ns, err := rt.resolveNamespaces(cat, scope, "", nil); err == nil {
 			for _, in := range ns.Infos() {
 				infos = append(infos, surface.NamespaceInfo{GlobalName: in.GlobalName, Description: in.Description, Prompt: in.Prompt})
 			}
