@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 QJS_VERSION=3.7.0
 QJS_SHA256=c0bd8f296e18cf074969f6401b9ecb72609a1323818ec2b9bf7a8f8d740d1363
 QJS_SRC=node_modules/quickjs-wasi/quickjs.wasm
-QJS_DST=core/quickjs/wasmbin/blob/quickjs.wasm
+QJS_DST=internal/quickjs/wasmbin/blob/quickjs.wasm
 
 log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/quickjs"
+	"github.com/codemode-go/codemode/internal/quickjs"
 	json "github.com/goccy/go-json"
 )
 

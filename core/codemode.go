@@ -16,7 +16,7 @@ import (
 	"github.com/codemode-go/codemode/core/engine"
 	"github.com/codemode-go/codemode/core/engine/wazeroengine"
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/quickjs"
+	"github.com/codemode-go/codemode/internal/quickjs"
 )
 
 //go:embed guest/prelude.js

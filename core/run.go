@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codemode-go/codemode/core/apifiles"
+	"github.com/codemode-go/codemode/core/internal/apifiles"
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/namespace"
-	"github.com/codemode-go/codemode/core/quickjs"
+	"github.com/codemode-go/codemode/internal/quickjs"
 )
 
 // run is one Code Mode run across its exec and wait calls. Between calls it is

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core/engine/wazeroengine"
-	"github.com/codemode-go/codemode/core/quickjs"
+	"github.com/codemode-go/codemode/internal/quickjs"
 )
 
 // workloads.json holds the JavaScript sources every mode runs, byte for byte:

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core/engine/wazeroengine"
-	"github.com/codemode-go/codemode/core/quickjs"
+	"github.com/codemode-go/codemode/internal/quickjs"
 )
 
 var (

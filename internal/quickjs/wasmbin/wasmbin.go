@@ -33,7 +33,7 @@ func Bytes() ([]byte, error) {
 	once.Do(func() {
 		b, e := blob.ReadFile("blob/quickjs.wasm")
 		if e != nil {
-			err = fmt.Errorf("quickjs.wasm is not built in (core/quickjs/wasmbin/blob/quickjs.wasm is missing): run ./build.sh deps, then rebuild")
+			err = fmt.Errorf("quickjs.wasm is not built in (internal/quickjs/wasmbin/blob/quickjs.wasm is missing): run ./build.sh deps, then rebuild")
 			return
 		}
 		sum := sha256.Sum256(b)

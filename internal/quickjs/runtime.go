@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core/engine"
-	"github.com/codemode-go/codemode/core/quickjs/wasmbin"
+	"github.com/codemode-go/codemode/internal/quickjs/wasmbin"
 )
 
 //go:embed kit.js

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/codemode-go/codemode/core/quickjs"
+	"github.com/codemode-go/codemode/internal/quickjs"
 )
 
 func sprint(v any) string { return fmt.Sprint(v) }
