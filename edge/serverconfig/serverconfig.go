@@ -41,7 +41,8 @@ const DefaultListen = "127.0.0.1:8787"
 
 // Config is a decoded server config file.
 type Config struct {
-	// CodeMode is tools.codeMode; enabled with the defaults when absent.
+	// CodeMode is tools.codeMode; enabled with the defaults when absent, and
+	// disabled when the file has it without enabled: true (see RequireEnabled).
 	CodeMode config.Config
 	// Listen is host:port; DefaultListen when absent.
 	Listen string
@@ -58,6 +59,18 @@ type Config struct {
 	Tokens []edge.Token
 	// AllowedOrigins turns CORS on.
 	AllowedOrigins []string
+
+	file        string
+	codeModePos config.Pos
+}
+
+// RequireEnabled is the refusal of a server whose file turns Code Mode off
+// (tools.codeMode without enabled: true); nil when it is on.
+func (c *Config) RequireEnabled() error {
+	if c.CodeMode.Enabled {
+		return nil
+	}
+	return &Error{File: c.file, Pos: c.codeModePos, Key: "tools.codeMode", Msg: "must enable Code Mode (enabled: true) for a Code Mode server"}
 }
 
 // MCPServer is one entry of mcp.servers: a stdio command or a Streamable HTTP
@@ -136,6 +149,7 @@ func Parse(file string, data []byte, lookupEnv func(string) (string, bool)) (*Co
 	if err != nil {
 		return nil, err
 	}
+	c.file = file
 	return c, nil
 }
 
@@ -275,10 +289,8 @@ func (d *decoder) codeMode(n *config.Node, path string, c *Config) error {
 		}
 		return d.errAt(n, path, "is not a valid tools.codeMode value")
 	}
-	if !cm.Enabled {
-		return d.errAt(n, path, "must enable Code Mode (enabled: true) for a Code Mode server")
-	}
 	c.CodeMode = cm
+	c.codeModePos = n.Pos
 	return nil
 }
 
@@ -482,4 +494,3 @@ func indexOf(list []string, s string) int {
 	}
 	return -1
 }
-

@@ -69,7 +69,6 @@ func TestErrorsNameFileLineColumnAndKey(t *testing.T) {
 		{"unknown nested key", "{ auth: { tokens: [\n  { principal: 'a', tokn: 'x' } ] } }", `c.json5:2:21: auth.tokens[0].tokn is not a known key (known: principal, token, tokenEnv)`},
 		{"unknown codeMode field", "{ tools: { codeMode: {\n enabled: true,\n timeoutMS: 5 } } }", `c.json5:3:2: tools.codeMode.timeoutMS is not a known field`},
 		{"codeMode out of range", "{ tools: { codeMode: { enabled: true,\n   timeoutMs: 5 } } }", `c.json5:2:4: tools.codeMode.timeoutMs must be between`},
-		{"codeMode disabled", "{ tools: { codeMode: { timeoutMs: 5000 } } }", `c.json5:1:22: tools.codeMode must enable Code Mode`},
 		{"syntax", "{ listen: 'x' ", `c.json5:1:15: is not valid JSON5`},
 		{"wrong type", "{ exampleTools: 'yes' }", `c.json5:1:17: exampleTools must be true or false (got a string)`},
 		{"bad listen", "{ listen: 'localhost' }", `c.json5:1:11: listen must be host:port`},
@@ -99,5 +98,18 @@ func TestLoadMissingFile(t *testing.T) {
 	_, err := serverconfig.Load(filepath.Join(t.TempDir(), "nope.json5"))
 	if err == nil || !strings.Contains(err.Error(), "nope.json5: cannot be read: no such file or directory") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestDisabledCodeModeIsRefusedByServers(t *testing.T) {
+	c, err := serverconfig.Parse("c.json5", []byte("{ tools: { codeMode: { timeoutMs: 5000 } } }"), env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.RequireEnabled(); err == nil || !strings.Contains(err.Error(), "c.json5:1:22: tools.codeMode must enable Code Mode") {
+		t.Fatalf("RequireEnabled = %v", err)
+	}
+	if err := serverconfig.Default().RequireEnabled(); err != nil {
+		t.Fatal(err)
 	}
 }
