@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,6 +54,30 @@ func TestGuestCannotOutrunTheLimitsThroughTheRuntime(t *testing.T) {
 			}
 			if d := time.Since(start); d > tc.bound {
 				t.Fatalf("took %v", d)
+			}
+		})
+	}
+}
+
+func TestPathologicalSourceIsInvalidInputBeforeAnyParser(t *testing.T) {
+	rt := newRuntime(t, nil)
+	for _, tc := range []struct {
+		name, lang, code, want string
+	}{
+		{"TypeScript arrows that crashed esbuild", "typescript", "const f = " + strings.Repeat("() => ", 100000) + "1; return 1", "at most 65536 bytes"},
+		{"TypeScript nested braces under the size bound", "typescript", "return " + strings.Repeat("{", 40000), "brackets"},
+		{"10 MB of JavaScript", "javascript", "return 1;" + strings.Repeat("x = 1;\n", 10<<20/7), "at most 262144 bytes"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			done := make(chan core.Result, 1)
+			go func() {
+				done <- rt.Exec(context.Background(), core.CallInfo{Scope: testScope, CallID: "exec_1"}, core.ExecInput{Code: tc.code, Language: tc.lang})
+			}()
+			select {
+			case r := <-done:
+				mustFail(t, r, core.CodeInvalidInput, tc.want)
+			case <-time.After(livenessBound):
+				t.Fatal("refusal took too long")
 			}
 		})
 	}

@@ -23,7 +23,9 @@ const livenessBound = 15 * time.Second
 func execWithin(t *testing.T, rt *core.Runtime, ctx context.Context, code string, bound time.Duration) core.Result {
 	t.Helper()
 	done := make(chan core.Result, 1)
-	go func() { done <- rt.Exec(ctx, core.CallInfo{Scope: testScope, CallID: "exec_1"}, core.ExecInput{Code: code}) }()
+	go func() {
+		done <- rt.Exec(ctx, core.CallInfo{Scope: testScope, CallID: "exec_1"}, core.ExecInput{Code: code})
+	}()
 	select {
 	case r := <-done:
 		return r
