@@ -6,11 +6,14 @@
 // RSS, and checks that nothing was lost: every waiting run completes on its
 // wait, every answer carries its own session's tag, and the server drops zero
 // suspended runs at shutdown (its one "dropped suspended runs" log line).
+// Then it runs the same plan straight into an in-process core.Runtime and
+// prints what HTTP costs on top (wall clock and CPU).
 package main
 
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -27,6 +30,11 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/codemode-go/codemode/core"
+	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/examples/toolset"
 )
 
 func main() {
@@ -95,6 +103,35 @@ func start(bin string, timeoutMs int) (*server, error) {
 		return nil, fmt.Errorf("codemode serve did not start")
 	}
 	return s, nil
+}
+
+// cpu is the server's user+system CPU time so far.
+func (s *server) cpu() time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", s.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	return statCPU(b)
+}
+
+// statCPU reads utime+stime (clock ticks, 100 per second on Linux) from a
+// /proc/<pid>/stat line.
+func statCPU(b []byte) time.Duration {
+	f := strings.Fields(string(b[bytes.LastIndexByte(b, ')')+2:]))
+	if len(f) < 13 {
+		return 0
+	}
+	u, _ := strconv.ParseInt(f[11], 10, 64)
+	s, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(u+s) * 10 * time.Millisecond
+}
+
+func selfCPU() time.Duration {
+	b, err := os.ReadFile("/proc/self/stat")
+	if err != nil {
+		return 0
+	}
+	return statCPU(b)
 }
 
 // peakRSS is the server's VmHWM (peak resident set) in KiB.
@@ -187,8 +224,48 @@ func post(url, body string) (result, time.Duration, error) {
 	return r, d, nil
 }
 
+// runner sends exec and wait: over HTTP to the server, or straight into an
+// in-process core.Runtime (the reference the HTTP cost is measured against).
+type runner interface {
+	exec(scope core.Scope, scopeJSON, code string) (result, time.Duration, error)
+	wait(scope core.Scope, scopeJSON, runID string) (result, time.Duration, error)
+}
+
+type httpRunner struct{ url string }
+
+func (h httpRunner) exec(_ core.Scope, sc, code string) (result, time.Duration, error) {
+	cb, _ := json.Marshal(code)
+	return post(h.url+"/v1/exec", `{"code":`+string(cb)+`,`+sc+`}`)
+}
+
+func (h httpRunner) wait(_ core.Scope, sc, id string) (result, time.Duration, error) {
+	return post(h.url+"/v1/wait", `{"runId":"`+id+`",`+sc+`}`)
+}
+
+type localRunner struct{ rt *core.Runtime }
+
+func decode(res core.Result, start time.Time) (result, time.Duration, error) {
+	b, err := json.Marshal(res)
+	d := time.Since(start)
+	var r result
+	if err == nil {
+		err = json.Unmarshal(b, &r)
+	}
+	return r, d, err
+}
+
+func (l localRunner) exec(scope core.Scope, _, code string) (result, time.Duration, error) {
+	start := time.Now()
+	return decode(l.rt.Exec(context.Background(), core.CallInfo{Scope: scope, CallID: "exec"}, core.ExecInput{Code: code}), start)
+}
+
+func (l localRunner) wait(scope core.Scope, _, id string) (result, time.Duration, error) {
+	start := time.Now()
+	return decode(l.rt.Wait(context.Background(), core.CallInfo{Scope: scope, CallID: "wait"}, core.WaitInput{RunID: id}), start)
+}
+
 // cycle runs one cell of kind and follows it with waits until it ends.
-func cycle(url string, st *stats, session, i int, kind string, slowMs int) {
+func cycle(rn runner, st *stats, session, i int, kind string, slowMs int) {
 	tag := fmt.Sprintf("s%d-c%d", session, i)
 	var code, want string
 	expectFail := false
@@ -212,8 +289,8 @@ func cycle(url string, st *stats, session, i int, kind string, slowMs int) {
 		want = strconv.Quote(tag)
 	}
 	sc := fmt.Sprintf(`"scope":{"agentId":"bench","sessionId":"s%d","sessionKey":"k%d","agentRunId":"r%d"}`, session, session, session)
-	cb, _ := json.Marshal(code)
-	r, d, err := post(url+"/v1/exec", `{"code":`+string(cb)+`,`+sc+`}`)
+	scope := core.Scope{AgentID: "bench", SessionID: fmt.Sprintf("s%d", session), SessionKey: fmt.Sprintf("k%d", session), AgentRunID: fmt.Sprintf("r%d", session)}
+	r, d, err := rn.exec(scope, sc, code)
 	st.add("exec", d)
 	st.mu.Lock()
 	st.runs++
@@ -231,7 +308,7 @@ func cycle(url string, st *stats, session, i int, kind string, slowMs int) {
 			return
 		}
 		id := r.RunID
-		r, d, err = post(url+"/v1/wait", `{"runId":"`+id+`",`+sc+`}`)
+		r, d, err = rn.wait(scope, sc, id)
 		st.add("wait", d)
 		st.mu.Lock()
 		st.waits++
@@ -290,28 +367,61 @@ func run(bin string, sessions, cycles, timeoutMs int, seed int64) error {
 			plan[s] = append(plan[s], job{kinds[rng.Intn(len(kinds))], 50 + rng.Intn(451)})
 		}
 	}
-	st := &stats{}
-	startAt := time.Now()
-	var wg sync.WaitGroup
-	for s := range plan {
-		wg.Add(1)
-		go func(s int) {
-			defer wg.Done()
-			for i, j := range plan[s] {
-				cycle(srv.url, st, s, i, j.kind, j.ms)
-			}
-		}(s)
+	drive := func(rn runner) (*stats, time.Duration) {
+		st := &stats{}
+		startAt := time.Now()
+		var wg sync.WaitGroup
+		for s := range plan {
+			wg.Add(1)
+			go func(s int) {
+				defer wg.Done()
+				for i, j := range plan[s] {
+					cycle(rn, st, s, i, j.kind, j.ms)
+				}
+			}(s)
+		}
+		wg.Wait()
+		return st, time.Since(startAt)
 	}
-	wg.Wait()
-	elapsed := time.Since(startAt)
+	cpu0 := srv.cpu()
+	st, elapsed := drive(httpRunner{srv.url})
+	httpCPU := srv.cpu() - cpu0
 	rss := srv.peakRSS()
 	dropped, stopErr := srv.stop()
+
+	// The same plan straight into an in-process runtime with the same config.
+	cfg := config.Default()
+	cfg.Enabled, cfg.TimeoutMs = true, timeoutMs
+	tools, err := toolset.Tools()
+	if err != nil {
+		return err
+	}
+	rt, err := core.New(context.Background(), core.Options{Config: cfg,
+		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }})
+	if err != nil {
+		return err
+	}
+	defer rt.Close(context.Background())
+	localRunner{rt}.exec(core.Scope{}, "", "return 1") // warm the pool like the server's first requests did
+	lcpu0 := selfCPU()
+	lst, lelapsed := drive(localRunner{rt})
+	localCPU := selfCPU() - lcpu0
 
 	fmt.Printf("bench-http: %d sessions x %d cycles against codemode serve (timeoutMs %d), mix fast/slow 50-500 ms/failing/yield\n", sessions, cycles, timeoutMs)
 	fmt.Printf("  runs            %d in %.2f s = %.1f runs/s (%d waiting results, %d wait calls)\n", st.runs, elapsed.Seconds(), float64(st.runs)/elapsed.Seconds(), st.waiting, st.waits)
 	fmt.Printf("  exec latency    p50 %s  p99 %s  (n=%d)\n", ms(pct(st.exec, 0.5)), ms(pct(st.exec, 0.99)), len(st.exec))
 	fmt.Printf("  wait latency    p50 %s  p99 %s  (n=%d)\n", ms(pct(st.wait, 0.5)), ms(pct(st.wait, 0.99)), len(st.wait))
-	fmt.Printf("  server peak RSS %.1f MiB\n", float64(rss)/1024)
+	fmt.Printf("  server peak RSS %.1f MiB, server CPU %.2f s\n", float64(rss)/1024, httpCPU.Seconds())
+	fmt.Printf("  in-process      %d runs in %.2f s = %.1f runs/s, exec p50 %s p99 %s, CPU %.2f s (%d problems, %d left suspended)\n", lst.runs, lelapsed.Seconds(),
+		float64(lst.runs)/lelapsed.Seconds(), ms(pct(lst.exec, 0.5)), ms(pct(lst.exec, 0.99)), localCPU.Seconds(), len(lst.errors)+len(lst.lost)+len(lst.wrongSession), rt.Suspended())
+	for _, l := range [][]string{lst.errors, lst.lost, lst.wrongSession} {
+		for i, m := range l {
+			if i < 3 {
+				fmt.Println("    in-process: " + m)
+			}
+		}
+	}
+	fmt.Printf("  HTTP vs in-process: wall %.2fx, CPU %.2fx\n", elapsed.Seconds()/lelapsed.Seconds(), httpCPU.Seconds()/localCPU.Seconds())
 	fmt.Printf("  outcomes        %d completed as expected, %d failed as expected\n", st.completed, st.failedExpected)
 	ok := true
 	check := func(name string, pass bool, detail string) {
