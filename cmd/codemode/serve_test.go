@@ -238,3 +238,16 @@ func TestServeRefusesBadConfig(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 }
+
+// TestExecConfigSeesTheServersTools: exec --config takes the server config
+// file, so the command line reaches the same MCP servers as serve.
+func TestExecConfigSeesTheServersTools(t *testing.T) {
+	node, script := everythingScript(t)
+	cfg := filepath.Join(t.TempDir(), "server.json5")
+	os.WriteFile(cfg, []byte(`{ exampleTools: false, mcp: { servers: { everything: { command: `+strconv.Quote(node)+`, args: [`+strconv.Quote(script)+`, "stdio"] } } } }`), 0o644)
+	var out, errb bytes.Buffer
+	code := run([]string{"exec", "--config", cfg, "-e", `const r = await MCP.everything.echo({message: "cli"}); return {mcp: JSON.stringify(r), shipping: typeof tools.shipping_list}`}, strings.NewReader(""), &out, &errb)
+	if code != 0 || !strings.Contains(out.String(), `Echo: cli`) || !strings.Contains(out.String(), `"shipping":"undefined"`) {
+		t.Fatalf("exit %d: %s %s", code, out.String(), errb.String())
+	}
+}
