@@ -171,6 +171,26 @@ func TestServeWithServerEverythingAndGracefulShutdown(t *testing.T) {
 	if r["status"] != "completed" || !strings.Contains(r["value"].(string), "via http") {
 		t.Fatalf("MCP call: %v", r)
 	}
+	relay := postJSON(t, base+"/v1/tools/call", `{"id":"mcp:everything:echo","input":{"message":"relayed"},`+sc+`}`)
+	if b, _ := json.Marshal(relay); !strings.Contains(string(b), "Echo: relayed") {
+		t.Fatalf("relayed MCP call: %s", b)
+	}
+	resp, err := http.Get(base + "/v1/catalog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cat struct {
+		MCPServers []struct {
+			Name, Namespace string
+			Declarations    []struct{ Path, Content string }
+		} `json:"mcpServers"`
+	}
+	json.NewDecoder(resp.Body).Decode(&cat)
+	resp.Body.Close()
+	if len(cat.MCPServers) != 1 || cat.MCPServers[0].Namespace != "MCP.everything" || len(cat.MCPServers[0].Declarations) == 0 ||
+		!strings.Contains(cat.MCPServers[0].Declarations[0].Content, "echo") {
+		t.Fatalf("catalog's MCP servers: %+v", cat.MCPServers)
+	}
 	if r := postJSON(t, base+"/v1/exec", `{"code":"await yield_control(); return 1",`+sc+`}`); r["status"] != "waiting" {
 		t.Fatalf("yield: %v", r)
 	}
