@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core/internal/apifiles"
+	"github.com/codemode-go/codemode/core/internal/strictjson"
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/quickjs"
@@ -347,6 +348,9 @@ func (r *run) finish() Result {
 	text, err := vm.GoString(val)
 	if err != nil {
 		return r.guestFailure(err)
+	}
+	if text, err = strictjson.CanonicalString(text); err != nil {
+		return r.failure("", "the cell's result is not valid JSON ("+err.Error()+"); return plain strings, finite numbers, arrays and objects.")
 	}
 	if !r.charge(int64(len(text))) {
 		return r.failure(CodeOutputLimitExceeded, "code mode result value of "+strconv.Itoa(len(text))+" bytes exceeds maxOutputBytes ("+strconv.FormatInt(r.rt.cfg.MaxOutputBytes, 10)+"); return a smaller value or summarize it.")
