@@ -46,6 +46,9 @@ type run struct {
 	seq     int
 	timers  runTimers
 
+	// snapCharged is what snap counts against MaxSuspendedBytes.
+	snapCharged int64
+
 	// per exec/wait call
 	vm       *quickjs.VM
 	callID   string
@@ -112,7 +115,7 @@ func (r *run) discard() {
 	if r.cancel != nil {
 		r.cancel()
 	}
-	r.snap = nil
+	r.freeSnap()
 }
 
 func (r *run) limits(deadline time.Time) quickjs.Limits {
@@ -170,7 +173,7 @@ func (r *run) resume(ctx context.Context, callID string) Result {
 	r.parentCallID = callID
 	r.attach(vm)
 	defer r.detach()
-	r.snap = nil
+	r.freeSnap()
 	if r.yield != nil { // wait is the model's go-ahead after yield_control
 		y := *r.yield
 		r.yield = nil
@@ -300,10 +303,12 @@ func (r *run) suspend(reason string) Result {
 	if max := r.rt.cfg.MaxSnapshotBytes; int64(snap.Bytes()) > max {
 		return r.end(r.failure(CodeSnapshotLimitExceeded, "code mode snapshot of "+strconv.Itoa(snap.Bytes())+" bytes exceeds maxSnapshotBytes ("+strconv.FormatInt(max, 10)+")."))
 	}
-	r.snap = snap
+	if !r.holdSnap(snap) {
+		return r.end(r.failure(CodeSnapshotLimitExceeded, msgSuspendedBudget(snap.Bytes())))
+	}
 	r.expires = r.rt.now().Add(time.Duration(r.rt.cfg.SnapshotTtlSeconds) * time.Second)
 	if !r.rt.store.put(r, r.rt.now()) {
-		r.snap = nil
+		r.freeSnap()
 		return r.end(r.failure(CodeInvalidInput, msgTooMany))
 	}
 	res := Result{Status: StatusWaiting, RunID: r.id, Reason: reason, Output: r.out, Telemetry: r.telemetry(), RestartSafe: r.restartSafe}
