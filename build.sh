@@ -84,6 +84,15 @@ bench() {
   go run ./tests/bench "$@"
 }
 
+# bench-limits: overshoot past timeoutMs of every long built-in on both wazero
+# engines, and what the loop guard costs against no guard and wazero's
+# WithCloseOnContextDone (tests/bench/RESULTS.md, "Limits"). Takes ~2-4 min.
+bench_limits() {
+  deps
+  log "time limit: overshoot per long built-in, cost of stopping guests from outside"
+  go run ./tests/benchlimits "$@"
+}
+
 # fuzz: run every fuzz target briefly (FUZZTIME=30s ./build.sh fuzz for longer).
 fuzz() {
   deps
@@ -104,6 +113,7 @@ case "$cmd" in
   test) test_ ;;
   bench) bench "$@" ;;
   bench-http) bench_http "$@" ;;
+  bench-limits) bench_limits "$@" ;;
   fuzz) fuzz ;;
-  *) echo "usage: ./build.sh deps|build|run [codemode args]|test|bench|bench-http|fuzz" >&2; exit 2 ;;
+  *) echo "usage: ./build.sh deps|build|run [codemode args]|test|bench|bench-http|bench-limits|fuzz" >&2; exit 2 ;;
 esac
