@@ -105,15 +105,14 @@ fuzz() {
   done
 }
 
+# Dispatch: every subcommand is the function of the same name ('-' becomes '_'; test is
+# test_ because `test` is a shell builtin). Adding a subcommand = adding a function.
 cmd="${1:-help}"; shift || true
-case "$cmd" in
-  deps) deps ;;
-  build) build ;;
-  run) run "$@" ;;
-  test) test_ ;;
-  bench) bench "$@" ;;
-  bench-http) bench_http "$@" ;;
-  bench-limits) bench_limits "$@" ;;
-  fuzz) fuzz ;;
-  *) echo "usage: ./build.sh deps|build|run [codemode args]|test|bench|bench-http|bench-limits|fuzz" >&2; exit 2 ;;
-esac
+fn="${cmd//-/_}"; [ "$fn" = test ] && fn=test_
+case "$fn" in help|log|die|sha256|"") fn="" ;; esac
+if [ -n "$fn" ] && declare -F "$fn" >/dev/null; then
+  "$fn" "$@"
+else
+  subs=$(declare -F | awk '{print $3}' | grep -vE '^(log|die|sha256)$|^_' | sed 's/^test_$/test/; s/_/-/g' | tr '\n' '|')
+  echo "usage: ./build.sh ${subs%|}" >&2; exit 2
+fi
