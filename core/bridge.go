@@ -93,7 +93,7 @@ func (r *run) hostSync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (q
 		if req.Limit != nil {
 			limit = *req.Limit
 		}
-		out = r.cat.Search(req.Query, catalog.SearchLimit(limit, r.rt.cfg.SearchDefaultLimit, r.rt.cfg.MaxSearchLimit))
+		out = r.cat.Search(req.Query, catalog.SearchLimit(limit, r.rt.cfg.EffectiveSearchDefaultLimit(), r.rt.cfg.MaxSearchLimit))
 	case "describe":
 		out, err = r.cat.Describe(req.ID)
 	case "timer.cancel":
@@ -188,8 +188,10 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 	}
 	id := r.nextID("call")
 	r.calls[id] = &pendingCall{id: id, kind: req.Op, toolID: toolID, res: res}
-	ctx, settled := r.ctx, r.settled
+	ctx, done := r.jobContext()
+	settled := r.settled
 	go func() {
+		defer done()
 		s := settlement{id: id}
 		v, err := safeRun(ctx, job)
 		if err != nil {
