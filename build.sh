@@ -63,6 +63,15 @@ test_() {
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
 }
 
+# test_hostjs_go: the core's suites under GOOS=js in Node.js on the host's own
+# WebAssembly engine (core/engine/jsengine through hostjs/go_js_wasm_exec.mjs).
+test_hostjs_go() {
+  deps
+  log "GOOS=js suites on the host engine in Node.js"
+  GOOS=js GOARCH=wasm go test -count=1 -timeout 10m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" \
+    ./core/ ./core/engine/jsengine/ ./internal/quickjs/
+}
+
 bench() {
   deps
   log "benchmarks (ours vs the quickjs-wasi reference on Node.js, same run)"
@@ -89,5 +98,6 @@ case "$cmd" in
   test) test_ ;;
   bench) bench "$@" ;;
   fuzz) fuzz ;;
+  test-hostjs-go) test_hostjs_go ;;
   *) echo "usage: ./build.sh deps|build|run [codemode args]|test|bench|fuzz" >&2; exit 2 ;;
 esac
