@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/codemode-go/codemode/core/catalog"
@@ -50,8 +51,9 @@ type Options struct {
 	// Policy and Hooks apply to every run's catalog.
 	Policy catalog.Policy
 	Hooks  catalog.Hooks
-	// Engine runs QuickJS; nil makes a wazero engine (compiler natively,
-	// interpreter under GOARCH=wasm).
+	// Engine runs QuickJS; nil picks the host's own WebAssembly engine under
+	// GOOS=js when the host installed it (core/engine/jsengine), else a wazero
+	// engine (compiler natively, interpreter under GOARCH=wasm).
 	Engine engine.Engine
 	// Interpreter asks the default engine for wazero's interpreter.
 	Interpreter bool
@@ -88,6 +90,11 @@ type Runtime struct {
 	qjs   *quickjs.Runtime
 	store *store
 	now   func() time.Time
+	// ownEngine is the engine New created (nil when the host passed one in);
+	// Close releases it.
+	ownEngine engine.Engine
+	life      lifecycle
+	releaseMu sync.Once
 }
 
 // New validates the config and loads QuickJS-WASI. A failure here is the spec's
@@ -102,17 +109,6 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if !opts.Config.Enabled {
 		return nil, errors.New("code mode is disabled (tools.codeMode.enabled is not true): set cfg.Enabled = true")
 	}
-	eng := opts.Engine
-	if eng == nil {
-		// Linear memory never shrinks: cap pages at the QuickJS limit plus room
-		// for the 1 MiB C stack, static data and allocator slack.
-		pages := uint32(opts.Config.MemoryLimitBytes/engine.PageSize)*5/4 + 64
-		e, err := wazeroengine.New(ctx, wazeroengine.Options{Interpreter: opts.Interpreter, MaxMemoryPages: pages})
-		if err != nil {
-			return nil, &UnavailableError{Err: err}
-		}
-		eng = e
-	}
 	// Nil leaves the choice to quickjs.New: the embedded binary, or an error
 	// saying how to hand one in.
 	var wasm []byte
@@ -123,6 +119,27 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		}
 		wasm = b
 	}
+	eng := opts.Engine
+	var own engine.Engine
+	if eng == nil {
+		// Linear memory never shrinks: cap pages at the QuickJS limit plus room
+		// for the 1 MiB C stack, static data and allocator slack.
+		pages := uint32(opts.Config.MemoryLimitBytes/engine.PageSize)*5/4 + 64
+		h, err := defaultHostEngine(opts, pages)
+		if err != nil {
+			return nil, &UnavailableError{Err: err}
+		}
+		if h != nil {
+			eng = h
+		} else {
+			e, err := wazeroengine.New(ctx, wazeroengine.Options{Interpreter: opts.Interpreter, MaxMemoryPages: pages})
+			if err != nil {
+				return nil, &UnavailableError{Err: err}
+			}
+			eng = e
+		}
+		own = eng
+	}
 	q, err := quickjs.New(ctx, quickjs.Config{
 		Engine:        eng,
 		Wasm:          wasm,
@@ -131,6 +148,9 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		Deterministic: opts.Deterministic,
 	})
 	if err != nil {
+		if own != nil {
+			own.Close(ctx)
+		}
 		return nil, &UnavailableError{Err: err}
 	}
 	now := opts.Now
@@ -143,7 +163,10 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if opts.Namespaces == nil {
 		opts.Namespaces = namespace.Default()
 	}
-	return &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(), now: now}, nil
+	ttl := time.Duration(opts.Config.SnapshotTtlSeconds) * time.Second
+	rt := &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(ttl, now), now: now, ownEngine: own}
+	rt.life.released = make(chan struct{})
+	return rt, nil
 }
 
 // msgZeroConfig answers a Runtime made without a config: the zero Config's
@@ -154,12 +177,6 @@ const msgZeroConfig = "core.Options.Config is not set: start from the defaults, 
 // isZeroConfig reports a Config no one filled in (not even from Default).
 func isZeroConfig(c config.Config) bool {
 	return c.Runtime == "" && c.Mode == "" && c.Languages == nil && c.TimeoutMs == 0 && c.MemoryLimitBytes == 0
-}
-
-// Close drops every suspended run and releases the engine.
-func (rt *Runtime) Close(ctx context.Context) error {
-	rt.store.clear()
-	return rt.qjs.Close(ctx)
 }
 
 // Config returns the runtime's configuration.

@@ -37,10 +37,23 @@ type WaitInput struct {
 type CallInfo struct {
 	Scope  Scope
 	CallID string
+	// Principal is the authenticated caller a host vouches for (an HTTP bearer
+	// token's principal, say); empty when the host has no notion of callers. A
+	// suspended run belongs to its principal and scope: a wait from another
+	// principal is answered exactly as one for an unknown runId, so a runId
+	// reveals nothing across principals.
+	Principal string
 }
 
 // Exec runs one cell. It always returns a Result; failures are results too.
 func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result {
+	if !rt.enter() {
+		return failed(CodeRuntimeUnavailable, msgClosed, Telemetry{})
+	}
+	defer rt.leave()
+	if ctx.Err() != nil {
+		return failed("", msgAborted, Telemetry{})
+	}
 	src, lang, msg := rt.checkInput(in)
 	cat, visible, err := rt.buildCatalog(ctx, call.Scope)
 	var tel Telemetry
@@ -71,18 +84,24 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 		}
 		in = next
 	}
+	if err := cellcheck.Bounds(src, lang == config.LanguageTypeScript); err != nil {
+		return failed(CodeInvalidInput, err.Error(), tel)
+	}
 	if err := cellcheck.Check(src); err != nil {
 		return failed(CodeInvalidInput, err.Error(), tel)
 	}
 	if lang == config.LanguageTypeScript {
 		js, err := tsx.Transform(src)
+		if err == nil {
+			err = cellcheck.CompiledBounds(js)
+		}
 		if err != nil {
 			return failed(CodeInvalidInput, err.Error(), tel)
 		}
 		src = js
 	}
 	r := &run{
-		rt: rt, id: newRunID(), scope: call.Scope, parentCallID: call.CallID,
+		rt: rt, id: newRunID(), scope: call.Scope, principal: call.Principal, parentCallID: call.CallID,
 		cat: cat, visible: visible, restartSafe: in.RestartSafe,
 	}
 	if err := r.init(); err != nil {
@@ -97,10 +116,17 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 
 // Wait resumes a suspended run.
 func (rt *Runtime) Wait(ctx context.Context, call CallInfo, in WaitInput) Result {
+	if !rt.enter() {
+		return failed(CodeRuntimeUnavailable, msgClosed, Telemetry{})
+	}
+	defer rt.leave()
+	if ctx.Err() != nil {
+		return failed("", msgAborted, Telemetry{}) // the run stays suspended
+	}
 	if strings.TrimSpace(in.RunID) == "" {
 		return failed(CodeInvalidInput, "wait needs a runId from a waiting exec result.", Telemetry{})
 	}
-	r, msg := rt.store.take(in.RunID, call.Scope, rt.now())
+	r, msg := rt.store.take(in.RunID, call.Principal, call.Scope)
 	if r == nil {
 		return failed(CodeInvalidInput, msg, Telemetry{})
 	}
