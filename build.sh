@@ -103,6 +103,16 @@ test_() {
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
   test_hostjs
+  test_gomodule
+}
+
+# test-gomodule: a fresh module that requires this one through a replace onto a
+# clean copy (no node_modules, no embedded quickjs.wasm) builds, gets the
+# documented error, follows it (npm i quickjs-wasi@3.7.0 + the path) and runs a
+# cell (tests/gomodule/check.sh, ~20-60 s).
+test_gomodule() {
+  log "go get users: tests/gomodule/check.sh"
+  tests/gomodule/check.sh
 }
 
 # test_hostjs_go: the core's suites under GOOS=js in Node.js on the host's own
