@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
 	"sort"
 	"time"
 
@@ -15,11 +14,6 @@ import (
 	"github.com/codemode-go/codemode/core/mcp/httpmcp"
 	"github.com/codemode-go/codemode/core/mcp/stdio"
 )
-
-// childEnv is what a stdio MCP server inherits from this process: enough to
-// find and run its program, never the rest (tokens read through tokenEnv stay
-// here). A server's own env entries are added on top.
-var childEnv = []string{"PATH", "HOME", "USER", "LANG", "LC_ALL", "TMPDIR", "TZ", "NODE_PATH", "SYSTEMROOT"}
 
 // ConnectTimeout bounds one server's connect and initialize.
 const ConnectTimeout = 20 * time.Second
@@ -54,12 +48,10 @@ func connectOne(ctx context.Context, s MCPServer, stderr io.Writer) (*mcp.Server
 		client := &http.Client{Transport: headerTransport{headers: s.Headers, base: http.DefaultTransport}}
 		return httpmcp.Connect(ctx, s.Name, s.URL, client)
 	}
+	// The child gets stdio's allowlisted host variables (stdio.AllowedEnv), never
+	// the rest (tokens read through tokenEnv stay here); the server's own env
+	// entries are added on top.
 	env := []string{}
-	for _, k := range childEnv {
-		if v, ok := os.LookupEnv(k); ok {
-			env = append(env, k+"="+v)
-		}
-	}
 	keys := make([]string, 0, len(s.Env))
 	for k := range s.Env {
 		keys = append(keys, k)
