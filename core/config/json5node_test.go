@@ -1,9 +1,12 @@
 package config_test
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/codemode-go/codemode/core/config"
 )
@@ -66,7 +69,8 @@ func TestDecodeJSON5Errors(t *testing.T) {
 }
 
 // FuzzDecodeJSON5: never panics; whatever plain JSON encoding/json accepts
-// (objects without duplicate keys, shallow) decodes to the same value.
+// (valid UTF-8, objects without duplicate keys, at most 64 levels) decodes, and
+// to the same value; whatever it decodes renders as JSON encoding/json accepts.
 func FuzzDecodeJSON5(f *testing.F) {
 	for _, s := range []string{`{"a":[1,2,{"b":null}]}`, `{a:1,}`, `'x'`, `0x10`, `[1e400]`, `"\u0000"`, `{"a":"\ud800"}`} {
 		f.Add([]byte(s))
@@ -74,6 +78,9 @@ func FuzzDecodeJSON5(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		n, err := config.DecodeJSON5(in)
 		if err != nil {
+			if json.Valid(in) && utf8.Valid(in) && strictJSON(in) {
+				t.Fatalf("%q is JSON (no duplicate keys, shallow) but DecodeJSON5 refused it: %v", in, err)
+			}
 			return
 		}
 		out := n.JSON()
@@ -90,4 +97,57 @@ func FuzzDecodeJSON5(f *testing.F) {
 			}
 		}
 	})
+}
+
+// strictJSON reports valid JSON whose objects have no duplicate keys and whose
+// nesting stays within DecodeJSON5's 64 levels: the subset both must accept.
+func strictJSON(in []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(in))
+	type frame struct {
+		object bool
+		keys   map[string]bool
+		key    bool // the next string token of an object is a key
+	}
+	var stack []*frame
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			return true
+		}
+		if err != nil {
+			return false
+		}
+		var top *frame
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		switch d := tok.(type) {
+		case json.Delim:
+			switch d {
+			case '{', '[':
+				if top != nil && top.object {
+					top.key = true
+				}
+				stack = append(stack, &frame{object: d == '{', keys: map[string]bool{}, key: true})
+				if len(stack) >= 64 { // the 64th level could hold no value
+					return false
+				}
+			default:
+				stack = stack[:len(stack)-1]
+			}
+			continue
+		case string:
+			if top != nil && top.object && top.key {
+				if top.keys[d] {
+					return false
+				}
+				top.keys[d] = true
+				top.key = false
+				continue
+			}
+		}
+		if top != nil && top.object {
+			top.key = true
+		}
+	}
 }
