@@ -8,7 +8,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
 )
 
 // JSON5, not encoding/json: the spec writes every config example in JSON5
