@@ -48,11 +48,13 @@ build() {
 # (examples/codemode.json5). Any arguments are a codemode subcommand instead:
 # ./build.sh run exec -e 'return 1'.
 run() {
-  deps
-  mkdir -p build
-  go build -trimpath -o build/codemode ./cmd/codemode
   if [ $# -eq 0 ]; then
+    build # the binary and everything else build writes (the web IDE in build/web)
     set -- serve --config examples/codemode.json5 --addr 127.0.0.1:8787
+  else
+    deps
+    mkdir -p build
+    go build -o build/codemode ./cmd/codemode
   fi
   exec build/codemode "$@"
 }
