@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/codemode-go/codemode/core/catalog"
@@ -47,8 +48,9 @@ type Options struct {
 	// Policy and Hooks apply to every run's catalog.
 	Policy catalog.Policy
 	Hooks  catalog.Hooks
-	// Engine runs QuickJS; nil makes a wazero engine (compiler natively,
-	// interpreter under GOARCH=wasm).
+	// Engine runs QuickJS; nil picks the host's own WebAssembly engine under
+	// GOOS=js when the host installed it (core/engine/jsengine), else a wazero
+	// engine (compiler natively, interpreter under GOARCH=wasm).
 	Engine engine.Engine
 	// Interpreter asks the default engine for wazero's interpreter.
 	Interpreter bool
@@ -67,6 +69,11 @@ type Runtime struct {
 	qjs   *quickjs.Runtime
 	store *store
 	now   func() time.Time
+	// ownEngine is the engine New created (nil when the host passed one in);
+	// Close releases it.
+	ownEngine engine.Engine
+	life      lifecycle
+	releaseMu sync.Once
 }
 
 // New validates the config and loads QuickJS-WASI. A failure here is the spec's
@@ -79,15 +86,25 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, errors.New("code mode is disabled (tools.codeMode.enabled is not true)")
 	}
 	eng := opts.Engine
+	var own engine.Engine
 	if eng == nil {
 		// Linear memory never shrinks: cap pages at the QuickJS limit plus room
 		// for the 1 MiB C stack, static data and allocator slack.
 		pages := uint32(opts.Config.MemoryLimitBytes/engine.PageSize)*5/4 + 64
-		e, err := wazeroengine.New(ctx, wazeroengine.Options{Interpreter: opts.Interpreter, MaxMemoryPages: pages})
+		h, err := defaultHostEngine(opts, pages)
 		if err != nil {
 			return nil, &UnavailableError{Err: err}
 		}
-		eng = e
+		if h != nil {
+			eng = h
+		} else {
+			e, err := wazeroengine.New(ctx, wazeroengine.Options{Interpreter: opts.Interpreter, MaxMemoryPages: pages})
+			if err != nil {
+				return nil, &UnavailableError{Err: err}
+			}
+			eng = e
+		}
+		own = eng
 	}
 	q, err := quickjs.New(ctx, quickjs.Config{
 		Engine:        eng,
@@ -96,19 +113,19 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		Deterministic: opts.Deterministic,
 	})
 	if err != nil {
+		if own != nil {
+			own.Close(ctx)
+		}
 		return nil, &UnavailableError{Err: err}
 	}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
 	}
-	return &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(), now: now}, nil
-}
-
-// Close drops every suspended run and releases the engine.
-func (rt *Runtime) Close(ctx context.Context) error {
-	rt.store.clear()
-	return rt.qjs.Close(ctx)
+	ttl := time.Duration(opts.Config.SnapshotTtlSeconds) * time.Second
+	rt := &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(ttl, now), now: now, ownEngine: own}
+	rt.life.released = make(chan struct{})
+	return rt, nil
 }
 
 // Config returns the runtime's configuration.

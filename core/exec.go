@@ -47,6 +47,13 @@ type CallInfo struct {
 
 // Exec runs one cell. It always returns a Result; failures are results too.
 func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result {
+	if !rt.enter() {
+		return failed(CodeRuntimeUnavailable, msgClosed, Telemetry{})
+	}
+	defer rt.leave()
+	if ctx.Err() != nil {
+		return failed("", msgAborted, Telemetry{})
+	}
 	src, lang, msg := rt.checkInput(in)
 	cat, visible, err := rt.buildCatalog(ctx, call.Scope)
 	var tel Telemetry
@@ -107,10 +114,17 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 
 // Wait resumes a suspended run.
 func (rt *Runtime) Wait(ctx context.Context, call CallInfo, in WaitInput) Result {
+	if !rt.enter() {
+		return failed(CodeRuntimeUnavailable, msgClosed, Telemetry{})
+	}
+	defer rt.leave()
+	if ctx.Err() != nil {
+		return failed("", msgAborted, Telemetry{}) // the run stays suspended
+	}
 	if strings.TrimSpace(in.RunID) == "" {
 		return failed(CodeInvalidInput, "wait needs a runId from a waiting exec result.", Telemetry{})
 	}
-	r, msg := rt.store.take(in.RunID, call.Principal, call.Scope, rt.now())
+	r, msg := rt.store.take(in.RunID, call.Principal, call.Scope)
 	if r == nil {
 		return failed(CodeInvalidInput, msg, Telemetry{})
 	}
