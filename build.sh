@@ -76,8 +76,8 @@ run() {
   deps
   mkdir -p build
   go build -trimpath -o build/codemode ./cmd/codemode
-  build_web
   if [ $# -eq 0 ]; then
+    build_web # the web IDE and the hostjs files served at /
     set -- serve --config examples/codemode.json5 --addr 127.0.0.1:8787
   fi
   exec build/codemode "$@"
