@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/internal/apifiles"
 	"github.com/codemode-go/codemode/core/internal/strictjson"
-	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/quickjs"
 )
@@ -23,6 +23,7 @@ type run struct {
 	rt           *Runtime
 	id           string
 	scope        Scope
+	principal    string
 	parentCallID string
 	cat          *catalog.Catalog
 	visible      []string
