@@ -102,7 +102,7 @@ const MB = (b) => (b / 1048576).toFixed(2) + " MiB";
 
 const lines = [];
 lines.push(`## hostjs in Chromium (./build.sh bench-hostjs), measured ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC`, "");
-lines.push(`Command: \`./build.sh bench-hostjs\`. One Chromium page (Debian ${execFileSync("/usr/bin/chromium", ["--version"], { encoding: "utf8" }).trim()}), one run; compute, bridge and fresh-VM rows run in one dedicated worker: the QuickJS driver on the host engine (core/engine/jsengine) and quickjs-wasi@3.7.0's own JavaScript host on the same quickjs.wasm and the same sources (tests/bench/workloads.json plus a JSON workload). Medians. Machine: ${process.platform}/${process.arch}, load average ${fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}.`, "");
+lines.push(`Command: \`./build.sh bench-hostjs\`. One Chromium page (Debian ${execFileSync("/usr/bin/chromium", ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim()}), one run; compute, bridge and fresh-VM rows run in one dedicated worker: the QuickJS driver on the host engine (core/engine/jsengine) and quickjs-wasi@3.7.0's own JavaScript host on the same quickjs.wasm and the same sources (tests/bench/workloads.json plus a JSON workload). Medians. Machine: ${process.platform}/${process.arch}, load average ${fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}.`, "");
 lines.push("| workload | ours | quickjs-wasi host | ours/ref | target |", "|---|---:|---:|---:|---|");
 for (const r of rows) {
   const verdict = r.target ? (r.ratio <= r.target ? `<= ${r.target}x **PASS**` : `<= ${r.target}x **FAIL**`) : "";

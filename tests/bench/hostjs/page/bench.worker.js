@@ -3,7 +3,7 @@
 // core through createCodeMode inline) against quickjs-wasi's own JavaScript host
 // on the same quickjs.wasm and the same workload sources.
 import { QuickJS } from "../quickjs-wasi/index.js";
-import { bootGo } from "../web/core.js";
+import { bootGo, compileOnce } from "../web/core.js";
 import { createCodeMode } from "../web/codemode.js";
 
 const web = new URL("../web/", import.meta.url);
@@ -97,13 +97,28 @@ async function endToEnd() {
   return out;
 }
 
+function average(a, b) {
+  const out = {};
+  for (const k of Object.keys(a)) {
+    out[k] = { median_ms: (a[k].median_ms + b[k].median_ms) / 2, min_ms: Math.min(a[k].min_ms, b[k].min_ms), n: a[k].n + b[k].n };
+  }
+  return out;
+}
+
 self.onmessage = async (ev) => {
   const { W, steps, smallSteps } = ev.data;
   try {
-    const module = await WebAssembly.compileStreaming(fetch(new URL("quickjs.wasm", web)));
-    const ref = await reference(W, { ...steps, ...smallSteps }, module);
+    // Both sides use the same compiled WebAssembly.Module (same tier-up state),
+    // after one discarded warm-up round each; then two rounds in alternating
+    // order, whose medians are averaged.
+    const module = await compileOnce(new URL("quickjs.wasm", web));
     const { api } = await bootGo(web, new URL("../driver.wasm", import.meta.url));
-    const host = JSON.parse(await api.run(JSON.stringify({ workloads: W, steps, engine: "host" })));
+    const runRef = () => reference(W, { ...steps, ...smallSteps }, module);
+    const runHost = async () => JSON.parse(await api.run(JSON.stringify({ workloads: W, steps, engine: "host" })));
+    await runRef();
+    await runHost();
+    const r1 = await runRef(), h1 = await runHost(), h2 = await runHost(), r2 = await runRef();
+    const ref = average(r1, r2), host = average(h1, h2);
     const wazero = JSON.parse(await api.run(JSON.stringify({ workloads: W, steps: smallSteps, engine: "wazero" })));
     const e2e = await endToEnd();
     self.postMessage({ ok: true, ref, host, wazero, e2e });
