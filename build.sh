@@ -41,9 +41,17 @@ build() {
   log "cross-compile checks: GOOS=js and GOOS=wasip1"
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
+  web
 }
 
 # run: the main job. Today: a cell against the example toolset; pass exec flags through.
+# web: the IDE (web/) bundled with esbuild's Go API into build/web (ide.js with
+# CodeMirror 6, ide.css, index.html); the hostjs shim's files sit beside them.
+web() {
+  log "web IDE -> build/web"
+  go run ./web/build -out build/web
+}
+
 run() {
   deps
   if [ $# -eq 0 ]; then
@@ -85,6 +93,7 @@ cmd="${1:-help}"; shift || true
 case "$cmd" in
   deps) deps ;;
   build) build ;;
+  web) deps; web ;;
   run) run "$@" ;;
   test) test_ ;;
   bench) bench "$@" ;;
