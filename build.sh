@@ -38,11 +38,11 @@ build() {
   log "go build"
   mkdir -p build
   go build -o build/codemode ./cmd/codemode
+  web
   build_web
   log "cross-compile checks: GOOS=js and GOOS=wasip1"
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
-  web
 }
 
 # build_web: build/web/ for JavaScript hosts: the hostjs shim, codemode.wasm
@@ -69,13 +69,17 @@ build_web() {
     }' "$out"
 }
 
-# run: the main job. Today: a cell against the example toolset; pass exec flags through.
 # web: the IDE (web/) bundled with esbuild's Go API into build/web (ide.js with
 # CodeMirror 6, ide.css, index.html); the hostjs shim's files sit beside them.
+# build_web (after it in build) writes the .gz/.br variants; stale ones of an
+# earlier build are removed here so a server never sends an old bundle.
 web() {
   log "web IDE -> build/web"
   go run ./web/build -out build/web
+  rm -f build/web/ide.js.gz build/web/ide.js.br build/web/ide.css.gz build/web/ide.css.br build/web/index.html.gz build/web/index.html.br
 }
+
+# run: the main job. Today: a cell against the example toolset; pass exec flags through.
 
 run() {
   deps

@@ -33,18 +33,24 @@ export async function renderCatalog(el, session) {
   } catch (err) {
     return clear(el, h("div.panel-head", null, h("h2", null, "Catalog")), h("p.errmsg", { role: "alert" }, `The catalog could not be loaded: ${err?.message ?? err}`));
   }
+  // ALL_TOOLS leaves MCP entries out (programs reach them as MCP.<server>);
+  // the browser lists them under their server.
+  const all = entries.filter((e) => e.source !== "mcp");
+  const mcpEntries = entries.filter((e) => e.source === "mcp");
   const filter = h("input.text", { type: "search", id: "catalog-filter", placeholder: "Filter by id, name or description", "aria-label": "Filter tools" });
   const list = h("ul.catalog", { "aria-label": "ALL_TOOLS" });
+  const mcpList = h("ul.catalog", { "aria-label": "MCP tools" });
+  const match = (e, q) => !q || `${e.id} ${e.name} ${e.label ?? ""} ${e.description}`.toLowerCase().includes(q);
   const fill = () => {
     const q = filter.value.trim().toLowerCase();
-    clear(list, entries.filter((e) => !q || `${e.id} ${e.name} ${e.label ?? ""} ${e.description}`.toLowerCase().includes(q))
-      .map((e) => entryNode(e, session)));
+    clear(list, all.filter((e) => match(e, q)).map((e) => entryNode(e, session)));
+    clear(mcpList, mcpEntries.filter((e) => match(e, q)).map((e) => entryNode(e, session)));
   };
   filter.addEventListener("input", fill);
   fill();
 
   const sections = [
-    h("div.panel-head", null, h("h2", null, "Catalog"), h("span.muted.small", null, `${entries.length} in ALL_TOOLS`),
+    h("div.panel-head", null, h("h2", null, "Catalog"), h("span.muted.small", null, `${all.length} in ALL_TOOLS · ${mcpEntries.length} MCP`),
       h("span.spacer"), h("button.btn.small", { type: "button", onclick: () => renderCatalog(el, session) }, "Reload")),
     filter, list,
   ];
@@ -60,7 +66,7 @@ export async function renderCatalog(el, session) {
         nsText ? h("pre.prompttext", { "aria-label": "namespace prompts the model sees" }, nsText) : null)
       : h("p.muted.small", null, "No plugin namespace is visible to this run."));
   sections.push(h("h3", null, "MCP servers"),
-    mcp.length ? h("ul.chips", { "aria-label": "MCP servers" }, mcp.map((n) => h("li", null, h("code", null, `MCP.${n}`))))
+    mcp.length ? [h("ul.chips", { "aria-label": "MCP servers" }, mcp.map((n) => h("li", null, h("code", null, `MCP.${n}`)))), mcpList]
       : h("p.muted.small", null, "No MCP server is connected."));
   sections.push(h("h3", null, "API files"));
   for (const f of files) {
@@ -83,7 +89,8 @@ function entryNode(e, session) {
     h("span.entry-name", null, e.label ? `${e.name} — ${e.label}` : e.name),
     h(`span.src.src-${e.source}`, null, e.sourceName ? `${e.source}:${e.sourceName}` : e.source),
     h("code.entry-id", null, e.id),
-    h("code.hint", null, e.input, h("span.arrow", null, " -> "), e.output ?? "?"));
+    h("code.hint", null, e.input, h("span.arrow", null, " -> "), e.output ?? "?"),
+    e.description ? h("span.entry-desc", null, e.description) : null);
   let loaded = false;
   btn.addEventListener("click", async () => {
     const open = btn.getAttribute("aria-expanded") !== "true";
@@ -92,9 +99,14 @@ function entryNode(e, session) {
     if (!open || loaded) return;
     loaded = true;
     clear(out, h("p.muted.small", null, "tools.describe…"));
-    const res = await session.exec({ code: `return await tools.describe(${JSON.stringify(e.id)});`, language: "javascript" }, { internal: true });
+    // MCP tools are outside tools.*: their declaration comes from MCP.<server>.$api.
+    const code = e.source === "mcp"
+      ? `return await MCP[${JSON.stringify(e.sourceName)}].$api(${JSON.stringify(e.name)}, { schema: true });`
+      : `return await tools.describe(${JSON.stringify(e.id)});`;
+    const res = await session.exec({ code, language: "javascript" }, { internal: true });
     if (res.status !== "completed") { loaded = false; return clear(out, h("p.errmsg.small", null, res.error ?? res.status)); }
     const d = res.value;
+    if (typeof d === "string") { clear(out); views.push(codeView(out, d, { label: `${e.name} declaration` })); return; }
     clear(out, d.description ? h("p.small", null, d.description) : null,
       h("h4", null, "parameters"), jsonTree(d.parameters, { label: `${e.name} parameters`, openDepth: 3 }),
       d.outputSchema !== undefined ? [h("h4", null, "outputSchema"), jsonTree(d.outputSchema, { label: `${e.name} output schema`, openDepth: 3 })] : null);

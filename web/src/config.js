@@ -6,6 +6,17 @@ import { h, clear } from "./dom.js";
 import { createEditor } from "./editor.js";
 
 const KEY = "codemode.ide.config";
+const VALUE_KEY = "codemode.ide.configValue"; // the core's parse of the last valid text
+
+/** savedConfig is the last config the core accepted, or undefined (the defaults). */
+export function savedConfig() {
+  try {
+    const v = JSON.parse(localStorage.getItem(VALUE_KEY) ?? "null");
+    return v && typeof v === "object" && !Array.isArray(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 export const DEFAULT_CONFIG = `// tools.codeMode for the next run (JSON5; enabled is implied).
 // Bounds are the spec's: timeoutMs 100-60000, maxOutputBytes 1024-10485760, ...
@@ -42,7 +53,7 @@ export function mountConfig(el, { check, onValid }) {
     try {
       const cfg = await check(text);
       if (v !== version) return;
-      try { localStorage.setItem(KEY, text); } catch {}
+      try { localStorage.setItem(KEY, text); localStorage.setItem(VALUE_KEY, JSON.stringify(cfg)); } catch {}
       status.className = "config-status ok";
       status.textContent = "Valid: applies to the next run.";
       onValid(cfg, text);

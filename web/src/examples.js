@@ -70,7 +70,7 @@ return "done";
     note: "types are stripped, not checked",
     language: "typescript",
     code: `interface Shipment { id: string; paid: boolean; tons: number }
-const s = (await tools.callValue("openclaw:core:shipping_list", {})) as Shipment[];
+const s = (await tools.shipping_list({})) as Shipment[];
 const heavy: Shipment[] = s.filter((x) => x.tons > 10);
 return heavy.map((x): string => \`\${x.id} (\${x.tons} t)\`);
 `,
@@ -102,7 +102,7 @@ return answer;
   },
   {
     id: "loop",
-    title: "Runaway loop",
+    title: "Endless loop",
     note: "ends as timeout; the page stays usable",
     language: "javascript",
     code: `// The worker running the core is stopped from outside at the deadline.

@@ -9,7 +9,7 @@ import { Session } from "./session.js";
 import { renderResult, renderRunning } from "./result.js";
 import { renderTrajectory, renderRuns } from "./trajectory.js";
 import { renderCatalog, renderSurface } from "./catalog.js";
-import { mountConfig } from "./config.js";
+import { mountConfig, savedConfig } from "./config.js";
 import { loadHistory, pushHistory, updateHistory, clearHistory } from "./history.js";
 
 const LS = { theme: "codemode.ide.theme", server: "codemode.ide.server", cell: "codemode.ide.cell", auto: "codemode.ide.autoResume" };
@@ -66,10 +66,10 @@ for (const t of tabs) {
 const promptsEl = $("prompts");
 let session;
 const client = createClientTools({ promptsEl, toast, onCall: (rec) => session?.nested(rec) });
-client.onSettle(() => { refreshTrajectory(); maybeAutoResume(); });
+client.onSettle(() => { refreshTrajectory(); maybeAutoResume(); session.refreshTranscript(session.cm); });
 
 const params = new URLSearchParams(location.search);
-session = new Session({ clientTools: client.tools, serverUrl: "", config: undefined });
+session = new Session({ clientTools: client.tools, serverUrl: "", config: savedConfig() });
 
 session.addEventListener("state", (e) => {
   const pill = $("engine-status");
@@ -251,7 +251,7 @@ window.addEventListener("keydown", (e) => {
 });
 
 // ---- inspector panels -----------------------------------------------------------
-function refreshTrajectory() { renderTrajectory($("panel-trajectory"), session.trajectory); }
+function refreshTrajectory() { renderTrajectory($("panel-trajectory"), session); }
 function refreshRuns() {
   $("runs-count").textContent = String(session.runs.size);
   if (!$("panel-runs").hidden) renderRuns($("panel-runs"), session.runs, { onResume: resume, onAbort: abortRun });

@@ -27,7 +27,7 @@ export class Session extends EventTarget {
     this.loading = null;
     this.runs = new Map(); // runId -> {runId, reason, pending, since, ttlMs, cm, busy}
     this.trajectory = [];
-    this.transcriptSeen = 0;
+    this.clientCalls = new Map(); // callId -> what the page saw of its own tool calls
   }
 
   key() { return JSON.stringify([this.serverUrl, this.config ?? null]); }
@@ -62,7 +62,8 @@ export class Session extends EventTarget {
       this.loading = null;
       cm.addEventListener?.("workerrestart", () => this.onRestart(cm));
       // An old core stays alive while it still holds suspended runs.
-      if (old && ![...this.runs.values()].some((r) => r.cm === old)) old.close();
+      if (old) (this.retired ??= new Set()).add(old);
+      this.retire();
       this.emit("state", { state: "ready", ms: performance.now() - t0 });
       return cm;
     }, (err) => {
@@ -86,7 +87,7 @@ export class Session extends EventTarget {
     const rec = internal ? null : this.record({ kind: "exec", language, codeBytes: new TextEncoder().encode(code).length, code });
     let res;
     try {
-      res = await cm.exec({ code, language });
+      res = await cm.exec({ code, language }, { callId: rec?.callId ?? nextId("ide-internal") });
     } catch (err) {
       res = thrown(err);
     }
@@ -102,7 +103,7 @@ export class Session extends EventTarget {
     const rec = this.record({ kind: "wait", runId });
     let res;
     try {
-      res = await cm.wait({ runId });
+      res = await cm.wait({ runId }, { callId: rec.callId });
     } catch (err) {
       res = thrown(err);
     }
@@ -122,12 +123,17 @@ export class Session extends EventTarget {
     this.retire();
   }
 
+  // retire closes older cores (from before a config or server change) once
+  // none of their runs is still suspended.
   retire() {
-    for (const r of this.runs.values()) void r;
+    for (const cm of this.retired ?? []) {
+      if (![...this.runs.values()].some((r) => r.cm === cm)) { cm.close(); this.retired.delete(cm); }
+    }
   }
 
   record(fields) {
-    const rec = { id: nextId(fields.kind), start: Date.now(), t0: performance.now(), nested: [], ...fields };
+    const id = nextId(fields.kind);
+    const rec = { id, callId: `ide-${id}`, start: Date.now(), t0: performance.now(), nested: [], calls: [], ...fields };
     this.trajectory.push(rec);
     this.emit("trajectory", rec);
     return rec;
@@ -151,17 +157,57 @@ export class Session extends EventTarget {
     rec.reason = res.reason;
     rec.telemetry = res.telemetry;
     this.emit("trajectory", rec);
+    this.refreshTranscript(cm);
+  }
+
+  /**
+   * refreshTranscript files the core's record of nested calls (tool id, input
+   * size, outcome, duration) under the IDE's exec/wait records by call id. A
+   * call that finished while its run was suspended lands under the exec that
+   * made it, as in the core. Client calls add the input the page saw.
+   */
+  async refreshTranscript(cm) {
+    if (!cm?.transcript) return;
+    let t;
+    try { t = await cm.transcript(); } catch { return; }
+    const byCall = new Map(t.entries.map((e) => [e.callId, e]));
+    for (const rec of this.trajectory) {
+      const e = byCall.get(rec.callId);
+      if (e) rec.core = e.nested;
+    }
+    this.emit("trajectory");
   }
 
   configOf(cm) { return cm?.config ?? this.config ?? {}; }
 
-  /** nested files a client-tool call under the exec/wait record it happened in. */
+  /**
+   * nested files a client-tool call the page saw under the exec/wait record in
+   * progress (until the core's transcript has it), and keeps its input.
+   */
   nested(call) {
-    const open = [...this.trajectory].reverse().find((r) => r.status === undefined && !r.internal);
-    const rec = open ?? this.trajectory.at(-1);
+    this.clientCalls.set(call.callId, call);
+    const rec = [...this.trajectory].reverse().find((r) => r.status === undefined) ?? this.trajectory.at(-1);
     if (!rec) return;
     rec.nested.push(call);
     this.emit("trajectory", rec);
+  }
+
+  /**
+   * callsOf lists a record's nested calls for display: the core's, with the
+   * input for the page's own tools, then page calls the core has not recorded
+   * yet (still waiting for the person).
+   */
+  callsOf(rec) {
+    const core = rec.core ?? [];
+    const seen = new Set(this.trajectory.flatMap((r) => (r.core ?? []).map((c) => c.callId)));
+    const out = core.map((c) => {
+      const mine = this.clientCalls.get(c.callId);
+      return mine ? { ...c, input: mine.input, error: mine.error } : c;
+    });
+    for (const c of rec.nested) {
+      if (!seen.has(c.callId)) out.push({ callId: c.callId, toolId: `client:${APP}:${c.tool}`, via: "client", input: c.input, outcome: c.outcome, durationMs: c.end ? c.end - c.start : undefined, error: c.error });
+    }
+    return out;
   }
 
   emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }

@@ -4,8 +4,8 @@
 import { h, clear, fmtMs, download } from "./dom.js";
 import { jsonTree } from "./jsontree.js";
 
-export function renderTrajectory(el, records) {
-  const list = records.filter((r) => !r.internal);
+export function renderTrajectory(el, session) {
+  const list = session.trajectory.map((r) => ({ ...r, nested: session.callsOf(r) }));
   const head = h("div.panel-head", null,
     h("h2", null, "Trajectory"),
     h("span.muted.small", null, `${list.length} call${list.length === 1 ? "" : "s"}`),
