@@ -98,6 +98,7 @@ test_() {
   log "cross-compile checks: GOOS=js and GOOS=wasip1"
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
+  test_hostjs
 }
 
 # test_hostjs_go: the core's suites under GOOS=js in Node.js on the host's own
@@ -107,6 +108,29 @@ test_hostjs_go() {
   log "GOOS=js suites on the host engine in Node.js"
   GOOS=js GOARCH=wasm go test -count=1 -timeout 10m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" \
     ./core/ ./core/engine/jsengine/ ./internal/quickjs/
+}
+
+# e2e_serve PORT: the server of the Playwright suites (playwright.config.ts):
+# build/e2e/web = build/web, build/e2e/hostjs = the hostjs test page, served by
+# the real codemode serve with the example toolset and server-everything.
+e2e_serve() {
+  local port="${1:?usage: ./build.sh e2e-serve PORT}"
+  build >&2
+  rm -rf build/e2e && mkdir -p build/e2e
+  cp -r build/web build/e2e/web
+  cp -r tests/e2e/hostjs/fixture build/e2e/hostjs
+  exec build/codemode serve --config tests/e2e/hostjs/serve.json5 --addr "127.0.0.1:$port" --static build/e2e
+}
+
+# test_hostjs: the hostjs suites: GOOS=js core suites in Node, node --test for
+# the inline mode, Playwright specs in Chromium (tests/e2e/hostjs).
+test_hostjs() {
+  test_hostjs_go
+  build
+  log "node --test hostjs (inline mode)"
+  node --test hostjs/
+  log "Playwright: tests/e2e/hostjs (Debian chromium)"
+  npx playwright test tests/e2e/hostjs
 }
 
 bench() {
@@ -138,5 +162,7 @@ case "$cmd" in
   fuzz) fuzz ;;
   test-hostjs-go) test_hostjs_go ;;
   build-web) deps; build_web ;;
+  e2e-serve) e2e_serve "$@" ;;
+  test-hostjs) test_hostjs ;;
   *) echo "usage: ./build.sh deps|build|run [codemode args]|test|bench|fuzz" >&2; exit 2 ;;
 esac
