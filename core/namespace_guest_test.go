@@ -144,7 +144,7 @@ func TestNamespaceChecklist_SuspendedNamespaceCallsResumeViaWait(t *testing.T) {
 	release := make(chan struct{})
 	held := make(chan struct{}, 4)
 	tr := &core.Transcript{}
-	rt := issuesRuntime(t, func(c *config.Config) { c.TimeoutMs = 300 }, func(o *core.Options) {
+	rt := issuesRuntime(t, func(c *config.Config) { c.TimeoutMs = 1000 /* room for the first list on a loaded machine */ }, func(o *core.Options) {
 		o.Transcript = tr
 		o.Hooks = catalog.Hooks{Before: []catalog.BeforeToolCall{func(ctx context.Context, ev catalog.HookEvent) (catalog.BeforeDecision, error) {
 			if ev.ToolName == issuesdemo.UpdateTool {

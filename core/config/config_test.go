@@ -137,7 +137,7 @@ func TestParseRejects(t *testing.T) {
 		{"huge hex", `{timeoutMs: 0xFFFFFFFFFFFFFFFFFF}`, "tools.codeMode.timeoutMs", "between 100"},
 		{"non-integer", `{timeoutMs: 1500.5}`, "tools.codeMode.timeoutMs", "=tools.codeMode.timeoutMs must be an integer (got number 1500.5)"},
 		{"tiny fraction", `{maxPendingToolCalls: 1.5}`, "tools.codeMode.maxPendingToolCalls", "must be an integer"},
-		{"Infinity", `{timeoutMs: Infinity}`, "tools.codeMode.timeoutMs", "must be an integer (got number Infinity)"},
+		{"Infinity", `{timeoutMs: Infinity}`, "tools.codeMode.timeoutMs", "must be an integer (got number +Inf)"},
 		{"NaN", `{timeoutMs: NaN}`, "tools.codeMode.timeoutMs", "must be an integer"},
 		{"string number", `{timeoutMs: "1000"}`, "tools.codeMode.timeoutMs", `must be an integer (got string "1000")`},
 		{"null field", `{timeoutMs: null}`, "tools.codeMode.timeoutMs", "must be an integer (got null)"},

@@ -12,21 +12,18 @@ import (
 
 // JSON5, not encoding/json: the spec writes every config example in JSON5
 // (unquoted keys, trailing commas, comments), and that is what operators copy
-// into their files. Plain JSON is valid JSON5, so one parser serves both. The
-// parser is this package's own DecodeJSON5 (see json5node.go for why no
-// library), which is strict (duplicate keys, trailing data, invalid UTF-8 are
-// errors) and bounds size and nesting itself.
+// into their files. The decoder is our own (DecodeJSON5, json5node.go): the
+// JSON5 packages the Go proxy serves are unmaintained forks, and a config
+// reader needs each key's line and column to name what it refuses, which none
+// of them keep. Plain JSON is valid JSON5, so one parser serves both.
 
 // Input bounds. A config is a few hundred bytes; these exist so that a hostile or
-// broken file cannot make Parse allocate without bound or recurse deeply.
+// broken file cannot make Parse allocate without bound or recurse deeply
+// (DecodeJSON5 enforces both).
 const (
 	maxInputBytes = 1 << 20
 	maxDepth      = 64
 )
-
-// number is a decoded JSON5 number literal as written ("1.5", "1e400", "0x10",
-// "-Infinity"), so integer fields can be checked exactly instead of via float64.
-type number string
 
 // Parse reads tools.codeMode from JSON or JSON5. data is either the codeMode
 // value itself (true, false, null or an object) or a whole config document whose
@@ -55,32 +52,6 @@ func Parse(data []byte) (Config, error) {
 		}
 	}
 	return fromValue(v)
-}
-
-// plain turns a node tree into the values fromObject reads: nil, bool, number,
-// string, []any and map[string]any.
-func plain(n *Node) any {
-	switch n.Kind {
-	case KindBool:
-		return n.Bool
-	case KindNumber:
-		return number(n.Num)
-	case KindString:
-		return n.Str
-	case KindArray:
-		out := make([]any, len(n.Elems))
-		for i, e := range n.Elems {
-			out[i] = plain(e)
-		}
-		return out
-	case KindObject:
-		out := make(map[string]any, len(n.Keys))
-		for i, k := range n.Keys {
-			out[k] = plain(n.Values[i])
-		}
-		return out
-	}
-	return nil
 }
 
 // fromDocument extracts codeMode from the value of a document's "tools" key.
@@ -213,11 +184,15 @@ func parseLanguages(v any) ([]string, error) {
 // 1.5, NaN and Infinity are not) within [min, max]. Out-of-range values, even
 // those beyond int64, are reported by outOfRange with the literal as written.
 func parseInt(field string, v any, min, max int64, outOfRange func(got string) *Error) (int64, error) {
-	x, ok := v.(number)
-	if u := strings.TrimLeft(string(x), "+-"); !ok || u == "Infinity" || u == "NaN" {
+	var lit string
+	switch x := v.(type) {
+	case number:
+		lit = string(x)
+	case float64: // the decoder hands Infinity and NaN over as float64
+		return 0, typeErr(field, "an integer", v)
+	default:
 		return 0, typeErr(field, "an integer", v)
 	}
-	lit := string(x)
 	n, ok, inRange := numberToInt(lit)
 	if !ok {
 		return 0, typeErr(field, "an integer", v)
@@ -283,6 +258,8 @@ func describe(v any) string {
 		return "string " + quote(x)
 	case number:
 		return "number " + truncate(string(x))
+	case float64:
+		return "number " + strconv.FormatFloat(x, 'g', -1, 64)
 	case []any:
 		return "an array"
 	case map[string]any:
@@ -298,12 +275,47 @@ func truncate(s string) string {
 	return s
 }
 
-// syntaxErr reports a JSON5 syntax error with a line and column, which is what
-// a person editing a file needs.
+// syntaxErr reports a JSON5 syntax error with its line and column, because a
+// byte offset is useless to a person editing a file.
 func syntaxErr(err error) *Error {
 	var se *SyntaxError
 	if errors.As(err, &se) {
 		return &Error{Msg: fmt.Sprintf("config is not valid JSON5: %s (line %d, column %d)", se.Msg, se.Pos.Line, se.Pos.Col)}
 	}
-	return &Error{Msg: "config is not valid JSON5: " + err.Error()}
+	return &Error{Msg: "config is not valid JSON5"}
+}
+
+// number is a JSON5 number literal as written, so integer fields can be
+// checked exactly ("1.5", "1e400", "0x10") instead of via float64.
+type number string
+
+// plain turns a Node into the values the field readers take: maps, slices,
+// strings, bools, nil, number literals; Infinity and NaN become float64,
+// which no integer field accepts.
+func plain(n *Node) any {
+	switch n.Kind {
+	case KindBool:
+		return n.Bool
+	case KindNumber:
+		if strings.HasSuffix(n.Num, "Infinity") || strings.HasSuffix(n.Num, "NaN") {
+			f, _ := n.Float()
+			return f
+		}
+		return number(n.Num)
+	case KindString:
+		return n.Str
+	case KindArray:
+		out := make([]any, len(n.Elems))
+		for i, e := range n.Elems {
+			out[i] = plain(e)
+		}
+		return out
+	case KindObject:
+		out := make(map[string]any, len(n.Keys))
+		for i, k := range n.Keys {
+			out[k] = plain(n.Values[i])
+		}
+		return out
+	}
+	return nil
 }
