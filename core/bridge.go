@@ -7,12 +7,12 @@ import (
 	"runtime/debug"
 	"slices"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/internal/strictjson"
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/internal/quickjs"
+	"github.com/codemode-go/codemode/internal/text"
 	json "github.com/goccy/go-json"
 )
 
@@ -332,20 +332,7 @@ func (r *run) server(name string) *mcp.Server {
 
 // plainMessage bounds an error message for the guest.
 func plainMessage(err error) string {
-	return truncate(err.Error(), 2000)
-}
-
-func truncate(s string, n int) string {
-	if n < 0 {
-		n = 0
-	}
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
+	return text.Cut(err.Error(), 2000)
 }
 
 func sortPending(p []PendingToolCall) {

@@ -13,6 +13,7 @@ import (
 	"github.com/codemode-go/codemode/core/internal/strictjson"
 	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/quickjs"
+	"github.com/codemode-go/codemode/internal/text"
 )
 
 // run is one Code Mode run across its exec and wait calls. Between calls it is
@@ -469,7 +470,7 @@ func (r *run) failure(code ErrorCode, msg string) Result {
 		room = 256
 	}
 	if int64(len(msg)) > room {
-		msg = truncate(msg, int(room)-40) + "… [truncated to maxOutputBytes]"
+		msg = text.Cut(msg, int(room)-40) + "… [truncated to maxOutputBytes]"
 	}
 	return Result{Status: StatusFailed, Error: msg, Code: code, Output: r.out, Telemetry: r.telemetry()}
 }

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/codemode-go/codemode/internal/text"
 	gojson "github.com/goccy/go-json"
 )
 
@@ -69,7 +70,7 @@ func (c *Catalog) Call(ctx context.Context, id string, input json.RawMessage, cc
 		rec.Outcome = OutcomeError
 	}
 	if len(rec.ToolID) > 256 {
-		rec.ToolID = truncateUTF8(rec.ToolID, 256) + ellipsis // guessed ids are guest input
+		rec.ToolID = text.Cut(rec.ToolID, 256) + ellipsis // guessed ids are guest input
 	}
 	c.traj.add(rec)
 	return res, err

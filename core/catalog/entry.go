@@ -1,6 +1,10 @@
 package catalog
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/codemode-go/codemode/internal/text"
+)
 
 // Entry is the compact ToolCatalogEntry the guest sees in ALL_TOOLS and from
 // tools.search, exactly the spec's JSON shape.
@@ -59,5 +63,5 @@ func boundText(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return truncateUTF8(s, n) + ellipsis
+	return text.Cut(s, n) + ellipsis
 }

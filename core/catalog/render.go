@@ -6,8 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
+	"github.com/codemode-go/codemode/internal/jsident"
+	"github.com/codemode-go/codemode/internal/text"
 	json "github.com/goccy/go-json"
 )
 
@@ -419,47 +420,23 @@ func (r *renderer) literal(v any) {
 func (r *renderer) key(k string) string {
 	if len(k) > r.lim.maxKey {
 		r.elided = true
-	} else if isIdentifier(k) {
+	} else if jsident.IsIdentifier(k) {
 		return k
 	}
 	return quoteBounded(k, r.lim.maxKey)
-}
-
-func isIdentifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, c := range s {
-		ok := c == '_' || c == '$' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && c >= '0' && c <= '9')
-		if !ok {
-			return false
-		}
-	}
-	return true
 }
 
 // quoteBounded JSON-quotes s (so it cannot break out of the surrounding text),
 // cutting it at max bytes with an ellipsis.
 func quoteBounded(s string, max int) string {
 	if len(s) > max {
-		s = truncateUTF8(s, max) + ellipsis
+		s = text.Cut(s, max) + ellipsis
 	}
 	b, err := json.Marshal(s)
 	if err != nil {
 		return `""`
 	}
 	return string(b)
-}
-
-// truncateUTF8 cuts s to at most n bytes without splitting a rune.
-func truncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }
 
 // boundedWriter accumulates at most max bytes; past that it records the overflow
@@ -475,7 +452,7 @@ func (w *boundedWriter) WriteString(s string) {
 		return
 	}
 	if room := w.max - w.b.Len(); len(s) > room {
-		w.b.WriteString(truncateUTF8(s, room))
+		w.b.WriteString(text.Cut(s, room))
 		w.over = true
 		return
 	}

@@ -1,33 +1,21 @@
 package catalog
 
-import "maps"
+import (
+	"maps"
 
-// reservedSafeNames can never become tools.<name> convenience functions: the
-// catalog helpers themselves, every Object.prototype member (shadowing one breaks
-// ordinary object behaviour), `then` (it would turn `tools` into a thenable that
-// `await tools` would call), and JavaScript reserved words.
-var reservedSafeNames = func() map[string]bool {
-	m := map[string]bool{}
-	for _, n := range []string{
-		// catalog helpers
-		"search", "describe", "call", "callValue",
-		// Object.prototype and friends
-		"__proto__", "constructor", "prototype", "hasOwnProperty", "isPrototypeOf",
-		"propertyIsEnumerable", "toLocaleString", "toString", "valueOf",
-		"__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__",
-		"toJSON", "then",
-		// reserved words and restricted identifiers
-		"break", "case", "catch", "class", "const", "continue", "debugger", "default",
-		"delete", "do", "else", "enum", "export", "extends", "false", "finally", "for",
-		"function", "if", "import", "in", "instanceof", "new", "null", "return", "super",
-		"switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with",
-		"yield", "let", "static", "implements", "interface", "package", "private",
-		"protected", "public", "await", "arguments", "eval", "undefined", "NaN", "Infinity",
-	} {
-		m[n] = true
-	}
-	return m
-}()
+	"github.com/codemode-go/codemode/internal/jsident"
+)
+
+// helperNames are the catalog helpers on `tools`. Beside them, no name may
+// become a tools.<name> convenience function that jsident restricts (reserved
+// words, arguments/eval/undefined/NaN/Infinity) or that shadows an
+// Object.prototype member, toJSON or `then` (which would make `tools` a thenable
+// that `await tools` calls).
+var helperNames = map[string]bool{"search": true, "describe": true, "call": true, "callValue": true}
+
+func reservedSafeName(s string) bool {
+	return helperNames[s] || jsident.Restricted(s) || jsident.ObjectMember(s)
+}
 
 // safeName normalises a tool name to a JavaScript identifier: every character
 // outside [A-Za-z0-9_$] becomes "_" and a leading digit gets a "_" prefix. It
@@ -46,7 +34,7 @@ func safeName(name string) string {
 	if s[0] >= '0' && s[0] <= '9' {
 		s = "_" + s
 	}
-	if reservedSafeNames[s] || len(s) >= 2 && s[:2] == "__" {
+	if reservedSafeName(s) || len(s) >= 2 && s[:2] == "__" {
 		return "" // "__" is kept for the runtime's own hidden members
 	}
 	return s

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/codemode-go/codemode/internal/text"
 )
 
 // Spec bounds for search limits (tools.codeMode.searchDefaultLimit/maxSearchLimit).
@@ -70,7 +72,7 @@ func score(e Entry, q string, qt []string) int {
 		s += 10000
 	}
 	name := tokens(strings.ToLower(e.Name + " " + e.Label + " " + e.ID))
-	desc := tokens(strings.ToLower(truncateUTF8(e.Description, maxDescriptionBytes)))
+	desc := tokens(strings.ToLower(text.Cut(e.Description, maxDescriptionBytes)))
 	for _, t := range qt {
 		switch tokenMatch(t, name) {
 		case 2:

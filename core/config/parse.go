@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/codemode-go/codemode/internal/text"
 )
 
 // JSON5, not encoding/json: the spec writes every config example in JSON5
@@ -198,7 +200,7 @@ func parseInt(field string, v any, min, max int64, outOfRange func(got string) *
 		return 0, typeErr(field, "an integer", v)
 	}
 	if !inRange || n < min || n > max {
-		return 0, outOfRange(truncate(lit))
+		return 0, outOfRange(text.Clip(lit, 32))
 	}
 	return n, nil
 }
@@ -257,7 +259,7 @@ func describe(v any) string {
 	case string:
 		return "string " + quote(x)
 	case number:
-		return "number " + truncate(string(x))
+		return "number " + text.Clip(string(x), 32)
 	case float64:
 		return "number " + strconv.FormatFloat(x, 'g', -1, 64)
 	case []any:
@@ -266,13 +268,6 @@ func describe(v any) string {
 		return "an object"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-func truncate(s string) string {
-	if len(s) > 32 {
-		return s[:32] + "..."
-	}
-	return s
 }
 
 // syntaxErr reports a JSON5 syntax error with its line and column, because a

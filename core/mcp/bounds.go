@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/codemode-go/codemode/internal/text"
 )
 
 // Bounds on untrusted server metadata; see the package documentation for why.
@@ -64,14 +66,7 @@ func clip(s string) string {
 	if !utf8.ValidString(s) {
 		s = string(bytes.ToValidUTF8([]byte(s), []byte("\uFFFD")))
 	}
-	if len(s) <= MaxDescriptionBytes {
-		return s
-	}
-	cut := MaxDescriptionBytes - len("…")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return text.Clip(s, MaxDescriptionBytes)
 }
 
 // checkSchema marshals a schema the SDK decoded and enforces the object, size and

@@ -10,6 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/internal/text"
 )
 
 // Transport is the one thing a transport package provides: the SDK's transport
@@ -113,7 +114,7 @@ func (s *Server) load(ctx context.Context) error {
 
 func (s *Server) drop(kind, name, reason string) {
 	if len(name) > MaxNameBytes {
-		name = clip(name[:MaxNameBytes]) + "…"
+		name = text.Clip(clip(name), MaxNameBytes+len(text.Ellipsis))
 	}
 	s.dropped = append(s.dropped, Dropped{Kind: kind, Name: name, Reason: reason})
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"unicode"
+
+	"github.com/codemode-go/codemode/internal/jsident"
 )
 
 // Bounds on registrations; they come from trusted loaders, so violations are
@@ -85,18 +87,6 @@ func init() {
 	}
 }
 
-// jsReserved are words that cannot be a global binding name.
-var jsReserved = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`break case catch class const continue debugger default delete do
-		else enum export extends false finally for function if import in instanceof new null return
-		super switch this throw true try typeof var void while with yield let static implements
-		interface package private protected public await`) {
-		jsReserved[w] = true
-	}
-}
-
 // ValidateGlobalName checks that name can be injected as a guest global without
 // replacing a Code Mode built-in or a JavaScript global.
 func ValidateGlobalName(name string) error {
@@ -110,7 +100,7 @@ func ValidateGlobalName(name string) error {
 			return fmt.Errorf("globalName %q is not a JavaScript identifier", name)
 		}
 	}
-	if jsReserved[name] {
+	if jsident.Reserved(name) {
 		return fmt.Errorf("globalName %q is a JavaScript reserved word", name)
 	}
 	if builtinGlobals[name] || strings.HasPrefix(name, "__openclaw") {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/internal/text"
 )
 
 // Bounds on guest calls into a namespace.
@@ -158,19 +159,19 @@ func (rt *Runtime) PluginID(namespaceID string) (string, bool) {
 func (rt *Runtime) ResolveCall(namespaceID string, path []string, args []json.RawMessage) (toolName string, input json.RawMessage, err error) {
 	r, ok := rt.byID[namespaceID]
 	if !ok {
-		return "", nil, fmt.Errorf("namespace: unknown namespace %q in this run", clipText(namespaceID))
+		return "", nil, fmt.Errorf("namespace: unknown namespace %q in this run", clip(namespaceID))
 	}
 	if len(path) == 0 || len(path) > maxPathSegments {
 		return "", nil, fmt.Errorf("namespace %q: invalid callable path", namespaceID)
 	}
 	for _, seg := range path {
 		if seg == "" || strings.Contains(seg, PathSeparator) {
-			return "", nil, fmt.Errorf("namespace %q: invalid callable path segment %q", namespaceID, clipText(seg))
+			return "", nil, fmt.Errorf("namespace %q: invalid callable path segment %q", namespaceID, clip(seg))
 		}
 	}
 	c, ok := r.byPath[strings.Join(path, PathSeparator)]
 	if !ok {
-		return "", nil, fmt.Errorf("namespace %q: %s.%s is not a callable", namespaceID, r.reg.GlobalName, clipText(strings.Join(path, ".")))
+		return "", nil, fmt.Errorf("namespace %q: %s.%s is not a callable", namespaceID, r.reg.GlobalName, clip(strings.Join(path, ".")))
 	}
 	if !r.allowed[c.toolName] {
 		return "", nil, fmt.Errorf("namespace %q: tool %q is not in requiredToolNames", namespaceID, c.toolName)
@@ -215,9 +216,5 @@ func mapInput(c Callable, args []json.RawMessage) (out json.RawMessage, err erro
 	return out, nil
 }
 
-func clipText(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "…"
-	}
-	return s
-}
+// clip bounds guest-supplied names in error messages.
+func clip(s string) string { return text.Clip(s, 64) }

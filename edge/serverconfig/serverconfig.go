@@ -34,6 +34,7 @@ import (
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/edge"
+	"github.com/codemode-go/codemode/internal/text"
 )
 
 // DefaultListen is where codemode serve listens without listen or --addr.
@@ -448,7 +449,7 @@ func join(path, key string) string {
 		return key
 	}
 	if !plainKey(key) {
-		return path + "[" + strconv.Quote(clip(key)) + "]"
+		return path + "[" + strconv.Quote(text.Clip(key, 64)) + "]"
 	}
 	return path + "." + key
 }
@@ -470,17 +471,6 @@ func plainKey(k string) bool {
 		}
 	}
 	return true
-}
-
-func clip(s string) string {
-	if len(s) <= 64 {
-		return s
-	}
-	r := []rune(s)
-	if len(r) > 64 {
-		r = r[:64]
-	}
-	return string(r) + "…"
 }
 
 func contains(list []string, s string) bool {

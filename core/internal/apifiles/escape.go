@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/codemode-go/codemode/internal/jsident"
 )
 
 // cleanText makes untrusted text safe inside a /** */ comment: valid UTF-8, no
@@ -63,25 +65,10 @@ func jsString(s string) string {
 	return strings.ReplaceAll(out, "/*", "\\/*")
 }
 
-// isIdent reports whether s is an ASCII JS identifier usable as a bare property key.
-func isIdent(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		letter := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == '$'
-		if !letter && (i == 0 || c < '0' || c > '9') {
-			return false
-		}
-	}
-	return true
-}
-
 // propKey renders an object-literal key: bare when it is an identifier, quoted
 // otherwise (quoting keeps the original name the tool expects).
 func propKey(s string) string {
-	if isIdent(s) {
+	if jsident.IsIdentifier(s) {
 		return s
 	}
 	return jsString(s)

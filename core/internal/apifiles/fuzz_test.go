@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/codemode-go/codemode/internal/jsident"
 )
 
 // FuzzRender feeds arbitrary server names, tool names, descriptions and schemas to
@@ -40,7 +42,7 @@ func FuzzRender(f *testing.F) {
 			}
 		}
 		for safeServer, names := range SafeNames(decls) {
-			if !isIdent(safeServer) || strings.Contains(safeServer, "$") || reservedWords[safeServer] {
+			if !jsident.IsIdentifier(safeServer) || strings.Contains(safeServer, "$") || reserved(safeServer) {
 				t.Fatalf("unsafe server spelling %q", safeServer)
 			}
 			h, err := files.APIHeader(safeServer, "", false)
@@ -48,7 +50,7 @@ func FuzzRender(f *testing.F) {
 				t.Fatalf("$api(%q): %v", safeServer, err)
 			}
 			for safeTool, orig := range names.Tools {
-				if !isIdent(safeTool) || reservedWords[safeTool] || toolReserved[safeTool] {
+				if !jsident.IsIdentifier(safeTool) || reserved(safeTool) || toolReserved[safeTool] {
 					t.Fatalf("unsafe tool spelling %q", safeTool)
 				}
 				th, err := files.APIHeader(safeServer, safeTool, true)

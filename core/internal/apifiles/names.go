@@ -4,28 +4,21 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/codemode-go/codemode/internal/jsident"
 )
 
 const maxIdentBytes = 64
 
-// reservedWords cannot be declared as `function x` or `namespace x` in a .d.ts, or
-// would shadow behaviour of the object they live on (thenables, prototypes).
-var reservedWords = map[string]bool{}
+// reserved names cannot be declared as `function x` or `namespace x` in a .d.ts,
+// or would shadow behaviour of the object they live on (thenables, prototypes);
+// $api is MCP.<server>.$api.
+func reserved(s string) bool {
+	return jsident.Restricted(s) || jsident.ObjectMember(s) || s == "$api"
+}
 
 // toolReserved are the members MCP.<server> already has.
 var toolReserved = map[string]bool{"$api": true, "resources": true, "prompts": true}
-
-func init() {
-	for _, w := range strings.Fields(`break case catch class const continue debugger default delete do
-		else enum export extends false finally for function if import in instanceof new null return
-		super switch this throw true try typeof var void while with yield let static implements
-		interface package private protected public await arguments eval undefined NaN Infinity
-		__proto__ constructor prototype then toString valueOf hasOwnProperty isPrototypeOf
-		propertyIsEnumerable toLocaleString __defineGetter__ __defineSetter__ __lookupGetter__
-		__lookupSetter__ $api`) {
-		reservedWords[w] = true
-	}
-}
 
 // baseName applies the spelling rule without collision handling.
 func baseName(name string, extra map[string]bool) string {
@@ -57,7 +50,7 @@ func baseName(name string, extra map[string]bool) string {
 	if len(s) > maxIdentBytes {
 		s = s[:maxIdentBytes]
 	}
-	if reservedWords[s] || extra[s] {
+	if reserved(s) || extra[s] {
 		s += "_"
 	}
 	return s

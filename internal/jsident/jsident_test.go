@@ -1,0 +1,39 @@
+package jsident
+
+import "testing"
+
+func TestTables(t *testing.T) {
+	for _, tc := range []struct {
+		s                                   string
+		ident, reserved, restricted, member bool
+	}{
+		{"tools", true, false, false, false},
+		{"class", true, true, true, false},
+		{"await", true, true, true, false},
+		{"let", true, true, true, false},
+		{"eval", true, false, true, false},
+		{"undefined", true, false, true, false},
+		{"then", true, false, false, true},
+		{"__proto__", true, false, false, true},
+		{"toJSON", true, false, false, true},
+		{"$api", true, false, false, false},
+		{"_1", true, false, false, false},
+		{"1a", false, false, false, false},
+		{"a-b", false, false, false, false},
+		{"", false, false, false, false},
+		{"ünïcode", false, false, false, false},
+	} {
+		if got := IsIdentifier(tc.s); got != tc.ident {
+			t.Errorf("IsIdentifier(%q) = %v", tc.s, got)
+		}
+		if got := Reserved(tc.s); got != tc.reserved {
+			t.Errorf("Reserved(%q) = %v", tc.s, got)
+		}
+		if got := Restricted(tc.s); got != tc.restricted {
+			t.Errorf("Restricted(%q) = %v", tc.s, got)
+		}
+		if got := ObjectMember(tc.s); got != tc.member {
+			t.Errorf("ObjectMember(%q) = %v", tc.s, got)
+		}
+	}
+}
