@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/codemode-go/codemode/core/internal/tsschema"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -80,9 +81,9 @@ func checkOutput(id string, s *jsonschema.Schema, details []byte) error {
 	}
 	ptr := "/" + strings.Join(escapePointer(leaf.InstanceLocation), "/")
 	kw := strings.Join(leaf.ErrorKind.KeywordPath(), "/")
-	msg := fmt.Sprintf("tool %q output does not match its outputSchema at %s", id, quoteBounded(ptr, 200))
+	msg := fmt.Sprintf("tool %q output does not match its outputSchema at %s", id, tsschema.Quote(ptr, 200))
 	if kw != "" {
-		msg += " (keyword " + quoteBounded(kw, 100) + ")"
+		msg += " (keyword " + tsschema.Quote(kw, 100) + ")"
 	}
 	return newErr(ErrOutputContract, msg)
 }

@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/codemode-go/codemode/core/internal/tsschema"
 	"slices"
 	"strconv"
 	"strings"
@@ -68,7 +69,7 @@ func (c *Catalog) resolve(id string, via Via) (*item, error) {
 }
 
 func (c *Catalog) unknown(id string, via Via) error {
-	shown := quoteBounded(id, 200)
+	shown := tsschema.Quote(id, 200)
 	msg := "unknown tool id " + shown
 	if cands := c.closest(id, via, 3); len(cands) > 0 {
 		q := make([]string, len(cands))

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"github.com/codemode-go/codemode/core/internal/tsschema"
 	"sort"
 	"strconv"
 	"strings"
@@ -68,9 +69,9 @@ func (it *item) declTypes() (in, out string) {
 	if it.spec.Source != SourceOpenClaw {
 		return in, out
 	}
-	in = renderSchemaJSON(it.spec.Parameters, declLimits).Text
+	in = tsschema.Render(it.spec.Parameters, tsschema.Decl).Text
 	if len(it.spec.OutputSchema) > 0 {
-		if r := renderSchemaJSON(it.spec.OutputSchema, declLimits); r.Complete {
+		if r := tsschema.Render(it.spec.OutputSchema, tsschema.Decl); r.Complete {
 			out = r.Text
 		}
 	}

@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 
+	"github.com/codemode-go/codemode/core/internal/tsschema"
 	"github.com/codemode-go/codemode/internal/text"
 )
 
@@ -50,9 +51,9 @@ func makeEntry(id string, s Spec) Entry {
 		// MCP and client schemas are untrusted: no input hint, never an output hint.
 		return e
 	}
-	e.Input = renderSchemaJSON(s.Parameters, hintLimits).Text
+	e.Input = tsschema.Render(s.Parameters, tsschema.Hint).Text
 	if len(s.OutputSchema) > 0 {
-		if out := renderSchemaJSON(s.OutputSchema, hintLimits); out.Complete {
+		if out := tsschema.Render(s.OutputSchema, tsschema.Hint); out.Complete {
 			e.Output = out.Text
 		}
 	}
@@ -65,3 +66,6 @@ func boundText(s string, n int) string {
 	}
 	return text.Cut(s, n) + ellipsis
 }
+
+// ellipsis marks every elision in catalog text.
+const ellipsis = text.Ellipsis

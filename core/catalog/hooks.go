@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/codemode-go/codemode/core/internal/tsschema"
 	gojson "github.com/goccy/go-json"
 )
 
@@ -134,7 +135,7 @@ func (h Hooks) RunAfter(ctx context.Context, ev HookEvent, res Result) (Result, 
 
 func (ev HookEvent) toolRef() string {
 	if ev.ToolID != "" {
-		return quoteBounded(ev.ToolID, 200)
+		return tsschema.Quote(ev.ToolID, 200)
 	}
-	return quoteBounded(ev.ToolName, 200)
+	return tsschema.Quote(ev.ToolName, 200)
 }

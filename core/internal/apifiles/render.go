@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/internal/tsschema"
 )
 
 // MaxFileBytes bounds every rendered file.
@@ -164,13 +165,12 @@ func toolDecl(t toolEntry, indent string) string {
 	}
 	params := paramDocs(schema)
 
-	w := &typeWriter{budget: maxToolDeclBytes / 2}
+	// The one schema renderer (tsschema) writes the type, as for tools/index.d.ts.
 	input := "Record<string, unknown>"
 	if schema != nil {
-		w.object(schema, 0, indent)
-		input = w.b.String()
+		input = tsschema.Render(t.InputSchema, tsschema.Decl).Text
 	}
-	if w.budget <= 0 {
+	if len(input) > maxToolDeclBytes/2 {
 		input = "Record<string, unknown>"
 		doc = append(doc, "The input type is too large to show; see $api("+jsString(t.safe)+", { schema: true }).")
 	}

@@ -1,4 +1,7 @@
-package catalog
+// Package tsschema is the one JSON Schema to TypeScript renderer: the compact
+// input/output hints of catalog entries, tools/index.d.ts and the MCP API files
+// all render through Render, so they agree on every construct ($ref included).
+package tsschema
 
 import (
 	"crypto/sha256"
@@ -12,11 +15,11 @@ import (
 	json "github.com/goccy/go-json"
 )
 
-// renderLimits bound the TypeScript-like rendering of a JSON Schema. Every schema a
+// Limits bound the TypeScript-like rendering of a JSON Schema. Every schema a
 // tool brings is treated as hostile input (cycles, $ref loops, 100k-item enums,
 // 10k-deep nesting): the renderer stops at whichever bound it reaches first, so the
 // work is bounded by maxNodes and the text by maxBytes, whatever the schema size.
-type renderLimits struct {
+type Limits struct {
 	maxBytes int // rendered text, before the final "…"
 	maxDepth int // nesting of types and $ref hops
 	maxUnion int // members shown of an enum/anyOf/oneOf/type list
@@ -25,22 +28,24 @@ type renderLimits struct {
 	maxNodes int // schema nodes visited in total
 }
 
-// hintLimits are for the compact `input`/`output` strings of catalog entries (and so
-// the quick index); declLimits are for the full types of tools/index.d.ts.
+// Hint is for the compact `input`/`output` strings of catalog entries (and so
+// the quick index); Decl are for the full types of tools/index.d.ts.
 var (
-	hintLimits = renderLimits{maxBytes: 320, maxDepth: 6, maxUnion: 12, maxProps: 24, maxKey: 64, maxNodes: 400}
-	declLimits = renderLimits{maxBytes: 16 << 10, maxDepth: 16, maxUnion: 64, maxProps: 256, maxKey: 128, maxNodes: 8192}
+	// Hint: entry hints, one line of at most 320 bytes.
+	Hint = Limits{maxBytes: 320, maxDepth: 6, maxUnion: 12, maxProps: 24, maxKey: 64, maxNodes: 400}
+	// Decl: declaration files, up to 16 KiB per type.
+	Decl = Limits{maxBytes: 16 << 10, maxDepth: 16, maxUnion: 64, maxProps: 256, maxKey: 128, maxNodes: 8192}
 )
 
 // ellipsis marks every elision in rendered text.
-const ellipsis = "…"
+const ellipsis = text.Ellipsis
 
-// rendering is the outcome of rendering one schema.
-type rendering struct {
+// Rendering is the outcome of rendering one schema.
+type Rendering struct {
 	Text string
 	// Complete is true when nothing was elided or left as an unsupported construct
 	// and every object level is closed with additionalProperties: false. Only a
-	// complete rendering of a trusted schema may become an output hint.
+	// complete Rendering of a trusted schema may become an output hint.
 	Complete bool
 }
 
@@ -56,8 +61,9 @@ func parseSchema(raw []byte) (any, error) {
 	return doc, nil
 }
 
-// renderSchemaJSON renders raw schema JSON; undecodable schemas render as unknown.
-func renderSchemaJSON(raw []byte, lim renderLimits) rendering {
+// Render renders raw schema JSON as a TypeScript type within lim; undecodable
+// schemas render as unknown. Renderings are memoized by schema content.
+func Render(raw []byte, lim Limits) Rendering {
 	key := renderKey{sha256.Sum256(raw), lim}
 	renderMemo.Lock()
 	r, ok := renderMemo.m[key]
@@ -67,7 +73,7 @@ func renderSchemaJSON(raw []byte, lim renderLimits) rendering {
 	}
 	doc, err := parseSchema(raw)
 	if err != nil {
-		r = rendering{Text: "unknown"}
+		r = Rendering{Text: "unknown"}
 	} else {
 		r = renderSchema(doc, lim)
 	}
@@ -81,22 +87,22 @@ func renderSchemaJSON(raw []byte, lim renderLimits) rendering {
 }
 
 // renderMemo remembers renderings by schema content: every exec builds a fresh
-// catalog, usually over the same tools, and parsing and rendering their schemas
+// catalog, usually over the same tools, and parsing and Rendering their schemas
 // again was most of the cost of a trivial exec. Content-keyed, so a changed
 // schema is simply a new entry; bounded by clearing when full.
 var renderMemo = struct {
 	sync.Mutex
-	m map[renderKey]rendering
-}{m: map[renderKey]rendering{}}
+	m map[renderKey]Rendering
+}{m: map[renderKey]Rendering{}}
 
 const maxRenderMemo = 8192
 
 type renderKey struct {
 	sum [sha256.Size]byte
-	lim renderLimits
+	lim Limits
 }
 
-func renderSchema(doc any, lim renderLimits) rendering {
+func renderSchema(doc any, lim Limits) Rendering {
 	r := &renderer{lim: lim, w: boundedWriter{max: lim.maxBytes}}
 	r.root, _ = doc.(map[string]any)
 	r.node(doc, 0)
@@ -104,11 +110,11 @@ func renderSchema(doc any, lim renderLimits) rendering {
 	if text == "" {
 		text = "unknown"
 	}
-	return rendering{Text: text, Complete: !r.elided && !r.open && !r.w.over}
+	return Rendering{Text: text, Complete: !r.elided && !r.open && !r.w.over}
 }
 
 type renderer struct {
-	lim    renderLimits
+	lim    Limits
 	root   map[string]any
 	w      boundedWriter
 	nodes  int
@@ -210,7 +216,7 @@ func (r *renderer) object(m map[string]any, depth int) {
 }
 
 // hasAssertions reports whether a schema without a type still constrains values in
-// ways the compact rendering cannot show.
+// ways the compact Rendering cannot show.
 func hasAssertions(m map[string]any) bool {
 	for _, k := range [...]string{"not", "if", "patternProperties", "dependentSchemas", "contains"} {
 		if _, ok := m[k]; ok {
@@ -320,7 +326,7 @@ func (r *renderer) props(m map[string]any, depth int) {
 	for k := range props {
 		keys = append(keys, k)
 	}
-	// Map order is random; sorting keeps the rendering deterministic.
+	// Map order is random; sorting keeps the Rendering deterministic.
 	sort.Strings(keys)
 	r.w.WriteString("{ ")
 	for i, k := range keys {
@@ -401,7 +407,7 @@ func (r *renderer) literal(v any) {
 		if len(x) > r.lim.maxKey {
 			r.elided = true
 		}
-		r.w.WriteString(quoteBounded(x, r.lim.maxKey))
+		r.w.WriteString(Quote(x, r.lim.maxKey))
 	case float64:
 		r.w.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
 	case json.Number:
@@ -423,12 +429,12 @@ func (r *renderer) key(k string) string {
 	} else if jsident.IsIdentifier(k) {
 		return k
 	}
-	return quoteBounded(k, r.lim.maxKey)
+	return Quote(k, r.lim.maxKey)
 }
 
-// quoteBounded JSON-quotes s (so it cannot break out of the surrounding text),
+// Quote JSON-quotes s (so it cannot break out of the surrounding text),
 // cutting it at max bytes with an ellipsis.
-func quoteBounded(s string, max int) string {
+func Quote(s string, max int) string {
 	if len(s) > max {
 		s = text.Cut(s, max) + ellipsis
 	}
@@ -465,3 +471,6 @@ func (w *boundedWriter) String() string {
 	}
 	return w.b.String()
 }
+
+// MaxBytes is the longest text a rendering within l has, before its ellipsis.
+func (l Limits) MaxBytes() int { return l.maxBytes }
