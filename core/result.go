@@ -1,9 +1,8 @@
 package core
 
 import (
-	"encoding/json"
-
 	"github.com/codemode-go/codemode/core/catalog"
+	json "github.com/goccy/go-json"
 )
 
 // Status is the CodeModeResult discriminator.

@@ -2,11 +2,10 @@ package catalog
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/codemode-go/codemode/core/internal/tsschema"
-	gojson "github.com/goccy/go-json"
+	json "github.com/goccy/go-json"
 )
 
 // ToolKindCodeModeExec marks hook events of the outer Code Mode exec, so policies
@@ -92,7 +91,7 @@ func (h Hooks) RunBefore(ctx context.Context, ev HookEvent) (json.RawMessage, er
 			return nil, newErr(ErrDenied, msg)
 		}
 		if d.Input != nil {
-			if !gojson.Valid(d.Input) {
+			if !json.Valid(d.Input) {
 				return nil, newErr(ErrInvalidInput, "a before_tool_call hook rewrote the input of "+ev.toolRef()+" to invalid JSON")
 			}
 			ev.Input = d.Input

@@ -3,12 +3,12 @@ package mcp
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codemode-go/codemode/core/catalog"
+	json "github.com/goccy/go-json"
 )
 
 // tool is one MCP tool behind the catalog interface.

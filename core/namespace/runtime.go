@@ -2,12 +2,12 @@ package namespace
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/internal/text"
+	json "github.com/goccy/go-json"
 )
 
 // Bounds on guest calls into a namespace.
