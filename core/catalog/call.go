@@ -142,7 +142,7 @@ func (c *Catalog) call(ctx context.Context, id string, input json.RawMessage, cc
 		return Result{}, err
 	}
 	ev.Input = input
-	res, err := it.tool.Execute(ctx, Call{ID: cc.CallID, ParentID: cc.ParentCallID, Input: input,
+	res, err := execute(ctx, id, it.tool, Call{ID: cc.CallID, ParentID: cc.ParentCallID, Input: input,
 		Scope: c.scope, Update: cc.Update})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -159,4 +159,16 @@ func (c *Catalog) call(ctx context.Context, id string, input json.RawMessage, cc
 		}
 	}
 	return res, nil
+}
+
+// execute runs the tool; a panicking tool is a failed call (recorded in the
+// trajectory like any other), never a crash, and its panic value never reaches
+// the caller: it may hold host paths or secrets.
+func execute(ctx context.Context, id string, t Tool, call Call) (res Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = Result{}, fmt.Errorf("tool %q failed unexpectedly", id)
+		}
+	}()
+	return t.Execute(ctx, call)
 }
