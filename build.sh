@@ -48,6 +48,7 @@ build() {
 # (GOOS=js, -trimpath, stripped), quickjs.wasm (checksum-checked again), the Go
 # toolchain's own wasm_exec.js, and .gz/.br variants of each. Never committed.
 build_web() {
+  deps
   local out=build/web
   mkdir -p "$out"
   log "build/web: codemode.wasm (GOOS=js)"
@@ -119,11 +120,12 @@ test_hostjs_go() {
 # the real codemode serve with the example toolset and server-everything.
 e2e_serve() {
   local port="${1:?usage: ./build.sh e2e-serve PORT}"
-  build >&2
+  mkdir -p build
+  build > build/e2e-build.log 2>&1 || { cat build/e2e-build.log >&2; die "build failed"; }
   rm -rf build/e2e && mkdir -p build/e2e
   cp -r build/web build/e2e/web
   cp -r tests/e2e/hostjs/fixture build/e2e/hostjs
-  exec build/codemode serve --config tests/e2e/hostjs/serve.json5 --addr "127.0.0.1:$port" --static build/e2e
+  exec build/codemode serve --config tests/e2e/hostjs/serve.json5 --addr "127.0.0.1:$port" --static build/e2e 2> build/e2e/serve.log
 }
 
 # test_hostjs: the hostjs suites: GOOS=js core suites in Node, node --test for
@@ -135,6 +137,20 @@ test_hostjs() {
   node --test hostjs/
   log "Playwright: tests/e2e/hostjs (Debian chromium)"
   npx playwright test tests/e2e/hostjs
+}
+
+# bench_hostjs: ours vs quickjs-wasi's own host in Debian's Chromium (one page,
+# one run); figures for tests/bench/RESULTS.md. Extra args go to run.mjs (--out FILE).
+bench_hostjs() {
+  build
+  log "bench-hostjs: staging build/bench-hostjs"
+  rm -rf build/bench-hostjs && mkdir -p build/bench-hostjs/quickjs-wasi
+  cp -r build/web build/bench-hostjs/web
+  cp -r tests/bench/hostjs/page build/bench-hostjs/page
+  cp tests/bench/workloads.json build/bench-hostjs/
+  cp node_modules/quickjs-wasi/dist/*.js build/bench-hostjs/quickjs-wasi/
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o build/bench-hostjs/driver.wasm ./tests/bench/hostjs/driver
+  node tests/bench/hostjs/run.mjs "$@"
 }
 
 bench() {

@@ -160,15 +160,3 @@ func (c *Catalog) call(ctx context.Context, id string, input json.RawMessage, cc
 	}
 	return res, nil
 }
-
-// execute runs the tool; a panicking tool is a failed call (recorded in the
-// trajectory like any other), never a crash, and its panic value never reaches
-// the caller: it may hold host paths or secrets.
-func execute(ctx context.Context, id string, t Tool, call Call) (res Result, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			res, err = Result{}, fmt.Errorf("tool %q failed unexpectedly", id)
-		}
-	}()
-	return t.Execute(ctx, call)
-}
