@@ -9,18 +9,21 @@ import (
 	"sync/atomic"
 )
 
-// DefaultControlNames are the Tool Search control tools. They are recognised by name
-// (a tool so named is never catalogued, whatever its source) because they have no
-// meaning inside Code Mode. The Code Mode exec and wait are recognised by
-// Spec.Control instead, since the core shell tool is also named "exec" and must stay
-// catalogued as openclaw:core:exec.
-var DefaultControlNames = []string{"tool_search_code", "tool_search", "tool_describe", "tool_call"}
+// defaultControlNames are the Tool Search control tools; see DefaultControlNames.
+var defaultControlNames = []string{"tool_search_code", "tool_search", "tool_describe", "tool_call"}
+
+// DefaultControlNames returns the Tool Search control tools (a fresh slice). They
+// are recognised by name (a tool so named is never catalogued, whatever its
+// source) because they have no meaning inside Code Mode. The Code Mode exec and
+// wait are recognised by Spec.Control instead, since the core shell tool is also
+// named "exec" and must stay catalogued as openclaw:core:exec.
+func DefaultControlNames() []string { return slices.Clone(defaultControlNames) }
 
 // BuildOptions carry the run's policy and context into Build.
 type BuildOptions struct {
 	Policy Policy
 	Scope  Scope
-	// ControlNames overrides DefaultControlNames when non-nil. It must not contain
+	// ControlNames overrides DefaultControlNames() when non-nil. It must not contain
 	// "exec" or "wait" (that would hide the shell tool); mark those with Spec.Control.
 	ControlNames []string
 	// Hooks and approvals every catalog call goes through.
@@ -69,7 +72,7 @@ type item struct {
 func Build(tools []Tool, opts BuildOptions) (*Catalog, error) {
 	controls := opts.ControlNames
 	if controls == nil {
-		controls = DefaultControlNames
+		controls = defaultControlNames
 	}
 	if slices.Contains(controls, "exec") || slices.Contains(controls, "wait") {
 		return nil, errors.New("catalog: exec/wait must be marked with Spec.Control, not listed in ControlNames (the shell tool is also named exec)")

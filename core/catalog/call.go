@@ -39,10 +39,6 @@ type CallContext struct {
 	Update func(partial Result)
 }
 
-// RefusesNamespaceCalls reports whether namespace calls are refused for a run with
-// this restartSafe setting (spec: restartSafe refuses plugin namespaces).
-func RefusesNamespaceCalls(restartSafe bool) bool { return restartSafe }
-
 // Call runs the tool with this exact id through the one execution path shared by
 // tools.call/callValue, MCP.* and namespace calls: path check, restartSafe rule,
 // output-contract compilation, before-hooks and approval (blocking until decided or
@@ -105,7 +101,7 @@ func (c *Catalog) Precheck(id string, cc CallContext) error {
 
 func refuseRestartUnsafe(id string, it *item, cc CallContext) error {
 	if cc.RestartSafe {
-		if cc.Via == ViaNamespace && RefusesNamespaceCalls(true) {
+		if cc.Via == ViaNamespace { // spec: restartSafe refuses plugin namespaces
 			return newErr(ErrRestartSafe, "namespace calls are refused in a restartSafe run")
 		}
 		if it.spec.SideEffects {
