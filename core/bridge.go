@@ -256,7 +256,7 @@ func (r *run) job(req request) (func(context.Context) (any, error), string, erro
 			return map[string]any{"content": res.Content, "isError": res.IsError}
 		})
 	case "ns.call":
-		if catalog.RefusesNamespaceCalls(r.restartSafe) {
+		if r.restartSafe { // spec: restartSafe refuses plugin namespaces
 			return nil, "", &quickjs.Throw{Name: "Error", Message: "plugin namespaces are not available in a restartSafe run"}
 		}
 		toolName, input, err := r.ns.ResolveCall(req.NS, req.Path, req.Args)

@@ -83,7 +83,7 @@ func Apply(effective []catalog.Tool, opts Options) (Surface, error) {
 	}
 	controls := opts.Build.ControlNames
 	if controls == nil {
-		controls = catalog.DefaultControlNames
+		controls = catalog.DefaultControlNames()
 	}
 	exec := ExecTool(cat.Entries(), langs, opts.Namespaces, opts.Index)
 	s := Surface{Active: true, Catalog: cat, Tools: []ToolDef{exec, WaitTool()}}
