@@ -50,7 +50,8 @@ type Options struct {
 	NamespaceConfig []byte
 	// Policy and Hooks apply to every run's catalog.
 	Policy catalog.Policy
-	Hooks  catalog.Hooks
+	// Hooks are the before/after hooks and the approver every nested call goes through.
+	Hooks catalog.Hooks
 	// Engine runs QuickJS; nil picks the host's own WebAssembly engine under
 	// GOOS=js when the host installed it (core/engine/jsengine), else a wazero
 	// engine (compiler natively, interpreter under GOARCH=wasm).

@@ -19,8 +19,11 @@ type Scope = catalog.Scope
 
 // ExecInput is the exec tool's input (spec CodeModeExecInput), plus restartSafe.
 type ExecInput struct {
-	Code     string `json:"code,omitempty"`
-	Command  string `json:"command,omitempty"`
+	// Code is the cell: a JavaScript or TypeScript program, run as the body of an async function.
+	Code string `json:"code,omitempty"`
+	// Command is an alias of Code (some models send it); when both are set they must be equal.
+	Command string `json:"command,omitempty"`
+	// Language is "javascript" (the default) or "typescript".
 	Language string `json:"language,omitempty"`
 	// RestartSafe declares read-only work: side-effecting catalog calls and
 	// plugin namespaces are refused, and pending calls are never auto-pumped.
@@ -29,13 +32,16 @@ type ExecInput struct {
 
 // WaitInput is the wait tool's input.
 type WaitInput struct {
+	// RunID is the runId of a waiting result.
 	RunID string `json:"runId"`
 }
 
 // CallInfo identifies the model's exec/wait tool call, so nested calls appear
 // under it in the trajectory and in hook events.
 type CallInfo struct {
-	Scope  Scope
+	// Scope is who runs; a suspended run is visible only to the scope that made it.
+	Scope Scope
+	// CallID is the model's tool call id; nested calls appear under it in hooks and the trajectory.
 	CallID string
 	// Principal is the authenticated caller a host vouches for (an HTTP bearer
 	// token's principal, say); empty when the host has no notion of callers. A

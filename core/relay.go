@@ -16,25 +16,35 @@ import (
 // through CallTool): every entry with its schemas, trust and owner, and for each
 // visible MCP server what its MCP.<server> namespace shows.
 type RemoteCatalog struct {
-	Entries    []catalog.ExportedEntry `json:"entries"`
-	MCPServers []RemoteMCPServer       `json:"mcpServers"`
+	// Entries are the run's catalog entries with their schemas, trust and owner.
+	Entries []catalog.ExportedEntry `json:"entries"`
+	// MCPServers are the visible MCP servers.
+	MCPServers []RemoteMCPServer `json:"mcpServers"`
 }
 
 // RemoteMCPServer is one visible MCP server: its name, the guest namespace it
 // appears under, its listed resources and prompts, and the declaration files
 // API.read serves for it (rendered from the policy-filtered catalog).
 type RemoteMCPServer struct {
-	Name         string         `json:"name"`
-	Namespace    string         `json:"namespace"`
-	Tools        []string       `json:"tools"`
-	Resources    []mcp.Resource `json:"resources"`
-	Prompts      []mcp.Prompt   `json:"prompts"`
-	Declarations []RemoteFile   `json:"declarations"`
+	// Name is the server's configured name.
+	Name string `json:"name"`
+	// Namespace is the safe spelling the guest reaches it under, MCP.<Namespace>.
+	Namespace string `json:"namespace"`
+	// Tools are the server's visible tool names.
+	Tools []string `json:"tools"`
+	// Resources are the server's listed resources.
+	Resources []mcp.Resource `json:"resources"`
+	// Prompts are the server's listed prompts.
+	Prompts []mcp.Prompt `json:"prompts"`
+	// Declarations are the API files rendered for the server.
+	Declarations []RemoteFile `json:"declarations"`
 }
 
 // RemoteFile is one read-only declaration file.
 type RemoteFile struct {
-	Path    string `json:"path"`
+	// Path is the file's path under API, e.g. mcp/github.d.ts.
+	Path string `json:"path"`
+	// Content is the file's text.
 	Content string `json:"content"`
 }
 
@@ -93,7 +103,8 @@ func (rt *Runtime) mcpServer(name string) *mcp.Server {
 type ToolError struct {
 	// Code is one of unknown_tool, denied, approval_denied, restart_safe,
 	// invalid_input, output_contract, aborted and tool_failed.
-	Code    string `json:"code"`
+	Code string `json:"code"`
+	// Message says what went wrong, in words for the model.
 	Message string `json:"message"`
 }
 

@@ -28,30 +28,45 @@ const (
 
 // Output is one text() or json() item.
 type Output struct {
-	Type  string          `json:"type"`
-	Text  string          `json:"text,omitempty"`
+	// Type is "text" for text() and console.*, "json" for json().
+	Type string `json:"type"`
+	// Text is the text of a "text" item.
+	Text string `json:"text,omitempty"`
+	// Value is the JSON value of a "json" item.
 	Value json.RawMessage `json:"value,omitempty"`
 }
 
 // PendingToolCall describes a nested call a waiting run still waits for.
 type PendingToolCall struct {
-	ID     string `json:"id"`
+	// ID identifies the pending call within its run.
+	ID string `json:"id"`
+	// ToolID is the catalog id of the tool called, when the call is a tool call.
 	ToolID string `json:"toolId,omitempty"`
-	Kind   string `json:"kind"`
+	// Kind is the bridge operation: "call", "mcp.call", "ns.call", "timer" and so on.
+	Kind string `json:"kind"`
 }
 
 // Result is the CodeModeResult union as one struct: the fields present depend on
 // Status, exactly as the spec's three variants.
 type Result struct {
-	Status           Status            `json:"status"`
-	Value            json.RawMessage   `json:"value,omitempty"`
-	RunID            string            `json:"runId,omitempty"`
-	Reason           string            `json:"reason,omitempty"`
+	// Status selects the variant: completed, waiting or failed.
+	Status Status `json:"status"`
+	// Value is the cell's return value after the output adapter (completed only).
+	Value json.RawMessage `json:"value,omitempty"`
+	// RunID names the suspended run to hand to Wait (waiting only).
+	RunID string `json:"runId,omitempty"`
+	// Reason says why the run suspended, e.g. pending tool calls or yield_control (waiting only).
+	Reason string `json:"reason,omitempty"`
+	// PendingToolCalls are the nested calls still outstanding (waiting only).
 	PendingToolCalls []PendingToolCall `json:"pendingToolCalls,omitempty"`
-	Error            string            `json:"error,omitempty"`
-	Code             ErrorCode         `json:"code,omitempty"`
-	Output           []Output          `json:"output,omitempty"`
-	Telemetry        Telemetry         `json:"telemetry"`
+	// Error is the failure message shown to the model (failed only).
+	Error string `json:"error,omitempty"`
+	// Code is the spec's error code; empty for a guest error such as a thrown exception (failed only).
+	Code ErrorCode `json:"code,omitempty"`
+	// Output are the text() / json() / console.* items in order, bounded by maxOutputBytes.
+	Output []Output `json:"output,omitempty"`
+	// Telemetry is reported on every result.
+	Telemetry Telemetry `json:"telemetry"`
 	// RestartSafe marks a waiting result of a restartSafe run: safe to repeat
 	// (restart recovery may rebuild the turn instead of restoring the snapshot).
 	RestartSafe bool `json:"restartSafe,omitempty"`

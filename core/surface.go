@@ -41,7 +41,9 @@ func (rt *Runtime) Surface(ctx context.Context, scope Scope, disableTools bool) 
 
 // Stats describes the suspended-run store.
 type Stats struct {
-	Suspended     int `json:"suspended"`
+	// Suspended is the number of suspended runs.
+	Suspended int `json:"suspended"`
+	// SnapshotBytes is what their snapshots hold together.
 	SnapshotBytes int `json:"snapshotBytes"`
 }
 

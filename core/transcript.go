@@ -18,15 +18,23 @@ type Transcript struct {
 
 // TranscriptEntry is one exec or wait call.
 type TranscriptEntry struct {
-	CallID    string               `json:"callId"`
-	Tool      string               `json:"tool"` // "exec", "wait" or "tools/call" (Runtime.CallTool)
-	ToolKind  string               `json:"toolKind"`
-	Language  string               `json:"language,omitempty"`
-	CodeBytes int                  `json:"codeBytes,omitempty"`
-	RunID     string               `json:"runId,omitempty"`
-	Status    Status               `json:"status"`
-	Code      ErrorCode            `json:"code,omitempty"`
-	Nested    []catalog.NestedCall `json:"nested"`
+	// CallID is the model's exec/wait call id.
+	CallID string `json:"callId"`
+	Tool   string `json:"tool"` // "exec", "wait" or "tools/call" (Runtime.CallTool)
+	// ToolKind is "code_mode_exec" for Code Mode calls.
+	ToolKind string `json:"toolKind"`
+	// Language is the cell language of an exec.
+	Language string `json:"language,omitempty"`
+	// CodeBytes is the size of the exec's code (the code itself is not recorded).
+	CodeBytes int `json:"codeBytes,omitempty"`
+	// RunID is the run the call made or resumed.
+	RunID string `json:"runId,omitempty"`
+	// Status is the call's result status.
+	Status Status `json:"status"`
+	// Code is the error code of a failed call.
+	Code ErrorCode `json:"code,omitempty"`
+	// Nested are the tool calls the cell made during this call.
+	Nested []catalog.NestedCall `json:"nested"`
 }
 
 // Entries returns a copy of the entries in call order.
