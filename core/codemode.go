@@ -184,7 +184,10 @@ func isZeroConfig(c config.Config) bool {
 func (rt *Runtime) Config() config.Config { return rt.cfg }
 
 // UnavailableError means QuickJS-WASI could not be loaded or started.
-type UnavailableError struct{ Err error }
+type UnavailableError struct {
+	// Err is the cause: a missing or wrong quickjs.wasm, an engine that failed.
+	Err error
+}
 
 func (e *UnavailableError) Error() string {
 	return fmt.Sprintf("code mode runtime unavailable: %v", e.Err)

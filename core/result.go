@@ -8,6 +8,8 @@ import (
 // Status is the CodeModeResult discriminator.
 type Status string
 
+// The three statuses: the cell returned, the run suspended (hand RunID to
+// Wait), or it failed (Error, and Code unless the guest threw).
 const (
 	StatusCompleted Status = "completed"
 	StatusWaiting   Status = "waiting"
@@ -17,6 +19,7 @@ const (
 // ErrorCode is the spec's CodeModeErrorCode union.
 type ErrorCode string
 
+// The error codes of failed results, the spec's CodeModeErrorCode values.
 const (
 	CodeInvalidInput          ErrorCode = "invalid_input"
 	CodeRuntimeUnavailable    ErrorCode = "runtime_unavailable"

@@ -21,8 +21,10 @@ func DefaultControlNames() []string { return slices.Clone(defaultControlNames) }
 
 // BuildOptions carry the run's policy and context into Build.
 type BuildOptions struct {
+	// Policy is the run's allow/deny policy, checked against names and final ids.
 	Policy Policy
-	Scope  Scope
+	// Scope is who runs; tools scoped to another run are left out.
+	Scope Scope
 	// ControlNames overrides DefaultControlNames() when non-nil. It must not contain
 	// "exec" or "wait" (that would hide the shell tool); mark those with Spec.Control.
 	ControlNames []string

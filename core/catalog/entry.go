@@ -10,11 +10,16 @@ import (
 // Entry is the compact ToolCatalogEntry the guest sees in ALL_TOOLS and from
 // tools.search, exactly the spec's JSON shape.
 type Entry struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	Label       string `json:"label,omitempty"`
+	// ID is the catalog id `<source>:<owner>:<name>` (with a ~N suffix for duplicates).
+	ID string `json:"id"`
+	// Name is the tool's own name.
+	Name string `json:"name"`
+	// Label is the tool's display name, if it has one.
+	Label string `json:"label,omitempty"`
+	// Description is the tool's description, bounded.
 	Description string `json:"description"`
-	Source      Source `json:"source"`
+	// Source is where the tool comes from.
+	Source Source `json:"source"`
 	// SourceName is the plugin id, MCP server or client app; empty for core tools.
 	SourceName string `json:"sourceName,omitempty"`
 	// Input is a bounded TypeScript-like signature; "unknown" for MCP and client
@@ -27,7 +32,9 @@ type Entry struct {
 // EntryWithSchema is ToolCatalogEntryWithSchema: what tools.describe returns.
 type EntryWithSchema struct {
 	Entry
-	Parameters   json.RawMessage `json:"parameters"`
+	// Parameters is the tool's input JSON Schema.
+	Parameters json.RawMessage `json:"parameters"`
+	// OutputSchema is the declared output schema (trusted tools only).
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 }
 

@@ -19,8 +19,10 @@ var (
 
 // Error is a catalog error: a message for the model and a kind for the runtime.
 type Error struct {
+	// Kind is one of the Err* values (test with errors.Is).
 	Kind error
-	Msg  string
+	// Msg is the message.
+	Msg string
 }
 
 func (e *Error) Error() string { return e.Msg }

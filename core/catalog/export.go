@@ -17,9 +17,12 @@ const (
 // keep, and the restartSafe flag it must enforce before relaying a call.
 type ExportedEntry struct {
 	EntryWithSchema
-	Trust       Trust  `json:"trust"`
-	Owner       string `json:"owner"`
-	SideEffects bool   `json:"sideEffects,omitempty"`
+	// Trust says whether the entry's output schema is trusted.
+	Trust Trust `json:"trust"`
+	// Owner is the tool's Spec.Owner.
+	Owner string `json:"owner"`
+	// SideEffects is the tool's Spec.SideEffects (restartSafe runs refuse it).
+	SideEffects bool `json:"sideEffects,omitempty"`
 }
 
 // Export lists every entry in catalog order, MCP entries included, with their

@@ -14,18 +14,24 @@ const ToolKindCodeModeExec = "code_mode_exec"
 
 // HookEvent is what BeforeToolCall/AfterToolCall hooks and the Approver see.
 type HookEvent struct {
+	// ToolName is the tool's own name.
 	ToolName string `json:"toolName"`
-	ToolID   string `json:"toolId,omitempty"`
-	CallID   string `json:"callId"`
+	// ToolID is the catalog id of the tool called.
+	ToolID string `json:"toolId,omitempty"`
+	// CallID identifies this nested call.
+	CallID string `json:"callId"`
 	// ParentCallID is the exec call a nested call came from.
 	ParentCallID string `json:"parentCallId,omitempty"`
 	// ToolKind is "code_mode_exec" for the outer exec, empty for nested calls.
 	ToolKind string `json:"toolKind,omitempty"`
 	// ToolInputKind is "javascript" or "typescript" for the outer exec when known.
-	ToolInputKind string          `json:"toolInputKind,omitempty"`
-	Via           Via             `json:"via,omitempty"`
-	Input         json.RawMessage `json:"input,omitempty"`
-	Scope         Scope           `json:"scope"`
+	ToolInputKind string `json:"toolInputKind,omitempty"`
+	// Via is how the guest called: tools.*, MCP.* or a namespace.
+	Via Via `json:"via,omitempty"`
+	// Input is the call's JSON input; a before-hook may rewrite it.
+	Input json.RawMessage `json:"input,omitempty"`
+	// Scope is who runs.
+	Scope Scope `json:"scope"`
 }
 
 // ExecHookEvent is the hook event of the outer Code Mode exec call; the runtime
@@ -38,7 +44,9 @@ func ExecHookEvent(callID, language string, input json.RawMessage, scope Scope) 
 // BeforeDecision is a before-hook's verdict. The zero value lets the call proceed
 // unchanged.
 type BeforeDecision struct {
-	Deny   bool
+	// Deny refuses the call.
+	Deny bool
+	// Reason explains a denial or an approval request to the model (bounded).
 	Reason string
 	// Input, when non-nil, replaces the call input (must be valid JSON).
 	Input json.RawMessage
@@ -55,7 +63,9 @@ type AfterToolCall func(ctx context.Context, ev HookEvent, res Result) (Result, 
 
 // ApprovalRequest is what an Approver decides on.
 type ApprovalRequest struct {
-	Event  HookEvent
+	// Event is the call awaiting approval.
+	Event HookEvent
+	// Reason is why a before-hook asked for approval.
 	Reason string
 }
 
@@ -68,8 +78,11 @@ type Approver interface {
 // Hooks are the run's hooks and approval gate. With no Approver, a call that
 // requires approval is refused (fail closed).
 type Hooks struct {
-	Before   []BeforeToolCall
-	After    []AfterToolCall
+	// Before run in order before each call; each may deny, ask for approval or rewrite the input.
+	Before []BeforeToolCall
+	// After run in order after each call and may rewrite its result.
+	After []AfterToolCall
+	// Approver decides approval requests; a pending approval suspends the run like a slow tool.
 	Approver Approver
 }
 

@@ -9,8 +9,10 @@ import "strings"
 // A nil Allow allows everything; a non-nil empty Allow allows nothing (the spec's
 // "empty tools.allow list": a run that intentionally has no tools).
 type Policy struct {
+	// Allow, when non-nil, lists the only tool names or ids a run may see (empty: none).
 	Allow []string `json:"allow,omitempty"`
-	Deny  []string `json:"deny,omitempty"`
+	// Deny lists tool names or ids no run may see; it wins over Allow.
+	Deny []string `json:"deny,omitempty"`
 }
 
 // Allows reports whether a tool with this name and id passes the policy.

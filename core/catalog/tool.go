@@ -13,6 +13,7 @@ import (
 // plugin id as owner; there is no separate "plugin" source (spec: ToolCatalogEntry).
 type Source string
 
+// The sources: core and plugin tools, MCP server tools, client (app) tools.
 const (
 	SourceOpenClaw Source = "openclaw"
 	SourceMCP      Source = "mcp"
@@ -23,6 +24,7 @@ const (
 // external plugin tools, MCP tools, client tools).
 type Origin int
 
+// The origins, in catalog order.
 const (
 	OriginCore Origin = iota
 	OriginBundledPlugin
@@ -35,15 +37,22 @@ const (
 // Schema documents (2020-12). OutputSchema is trusted only for SourceOpenClaw tools;
 // MCP and client claims never produce output hints.
 type Spec struct {
-	Name         string          `json:"name"`
-	Label        string          `json:"label,omitempty"`
-	Description  string          `json:"description"`
-	Parameters   json.RawMessage `json:"parameters,omitempty"`
+	// Name is the tool's name; required.
+	Name string `json:"name"`
+	// Label is an optional display name.
+	Label string `json:"label,omitempty"`
+	// Description says what the tool does; search matches it.
+	Description string `json:"description"`
+	// Parameters is the input JSON Schema; inputs are checked against it.
+	Parameters json.RawMessage `json:"parameters,omitempty"`
+	// OutputSchema is the output JSON Schema; for trusted tools it becomes an output hint and is enforced.
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
-	Source       Source          `json:"source"`
+	// Source defaults from Origin: MCP, client, else openclaw.
+	Source Source `json:"source"`
 	// Owner is "core" for core tools, the plugin id for plugin tools, the server
 	// name for MCP tools and the client/app id for client tools.
-	Owner  string `json:"owner"`
+	Owner string `json:"owner"`
+	// Origin orders the catalog; it is not serialized.
 	Origin Origin `json:"-"`
 	// DirectOnly tools stay visible to the model and never enter the catalog.
 	DirectOnly bool `json:"directOnly,omitempty"`
@@ -63,20 +72,28 @@ type Spec struct {
 // Scope identifies who runs: a catalog never shows or calls another agent's,
 // session's, sender's or run's tools.
 type Scope struct {
-	AgentID    string `json:"agentId,omitempty"`
-	SessionID  string `json:"sessionId,omitempty"`
+	// AgentID is the agent running.
+	AgentID string `json:"agentId,omitempty"`
+	// SessionID is the session's id.
+	SessionID string `json:"sessionId,omitempty"`
+	// SessionKey is the session's routing key.
 	SessionKey string `json:"sessionKey,omitempty"`
+	// AgentRunID is the agent run (one user turn).
 	AgentRunID string `json:"agentRunId,omitempty"`
-	SenderID   string `json:"senderId,omitempty"`
+	// SenderID is who sent the message the run answers.
+	SenderID string `json:"senderId,omitempty"`
 }
 
 // Call is one invocation of a tool.
 type Call struct {
 	// ID is unique per nested call; ParentID is the exec call that made it.
-	ID       string
+	ID string
+	// ParentID is the model's exec/wait call that made this nested call.
 	ParentID string
-	Input    json.RawMessage
-	Scope    Scope
+	// Input is the tool input as JSON (an object; {} when the guest passed none).
+	Input json.RawMessage
+	// Scope is who runs the call.
+	Scope Scope
 	// Update, when non-nil, receives streamed partial results.
 	Update func(partial Result)
 }
@@ -84,9 +101,12 @@ type Call struct {
 // Result is what a tool returns: content blocks for a model and the structured
 // JSON value `details` that tools.callValue hands to the guest.
 type Result struct {
+	// Content are content blocks for a model (MCP-style JSON objects).
 	Content []json.RawMessage `json:"content,omitempty"`
-	Details json.RawMessage   `json:"details,omitempty"`
-	IsError bool              `json:"isError,omitempty"`
+	// Details is the structured JSON value tools.callValue hands to the guest.
+	Details json.RawMessage `json:"details,omitempty"`
+	// IsError marks a result that reports a failure as content.
+	IsError bool `json:"isError,omitempty"`
 }
 
 // Tool is how any tool reaches the core. The core never knows whether a tool runs

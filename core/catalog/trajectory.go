@@ -10,6 +10,7 @@ import (
 // Outcome of a nested call in the trajectory.
 type Outcome string
 
+// The outcomes: the tool returned, it failed, or the call was refused before it ran.
 const (
 	OutcomeOK     Outcome = "ok"
 	OutcomeError  Outcome = "error"
@@ -19,15 +20,24 @@ const (
 // NestedCall is one trajectory record: enough to show, under the parent exec call,
 // what ran and how it ended, without the input or output themselves.
 type NestedCall struct {
-	CallID       string    `json:"callId"`
-	ParentCallID string    `json:"parentCallId,omitempty"`
-	ToolID       string    `json:"toolId"`
-	Via          Via       `json:"via"`
-	InputBytes   int       `json:"inputBytes"`
-	Outcome      Outcome   `json:"outcome"`
-	Start        time.Time `json:"start"`
-	End          time.Time `json:"end"`
-	DurationMs   float64   `json:"durationMs"`
+	// CallID identifies the nested call.
+	CallID string `json:"callId"`
+	// ParentCallID is the exec/wait call it ran under.
+	ParentCallID string `json:"parentCallId,omitempty"`
+	// ToolID is the catalog id called (bounded: guessed ids are guest input).
+	ToolID string `json:"toolId"`
+	// Via is how the guest called.
+	Via Via `json:"via"`
+	// InputBytes is the input's size; the input itself is not recorded.
+	InputBytes int `json:"inputBytes"`
+	// Outcome is ok, error or denied.
+	Outcome Outcome `json:"outcome"`
+	// Start is when the call began.
+	Start time.Time `json:"start"`
+	// End is when it ended.
+	End time.Time `json:"end"`
+	// DurationMs is End - Start in milliseconds.
+	DurationMs float64 `json:"durationMs"`
 }
 
 // Trajectory records every nested call of a catalog, safe for concurrent use.

@@ -40,16 +40,23 @@ type Config struct {
 	// javascript/typescript.
 	Languages []string `json:"languages"`
 
-	TimeoutMs           int   `json:"timeoutMs"`
-	MemoryLimitBytes    int64 `json:"memoryLimitBytes"`
-	MaxOutputBytes      int64 `json:"maxOutputBytes"`
-	MaxSnapshotBytes    int64 `json:"maxSnapshotBytes"`
-	MaxPendingToolCalls int   `json:"maxPendingToolCalls"`
-	SnapshotTtlSeconds  int   `json:"snapshotTtlSeconds"`
+	// TimeoutMs bounds one exec or wait (100..60000, default 10000).
+	TimeoutMs int `json:"timeoutMs"`
+	// MemoryLimitBytes bounds the guest heap (1 MiB..1 GiB, default 64 MiB).
+	MemoryLimitBytes int64 `json:"memoryLimitBytes"`
+	// MaxOutputBytes bounds text/json output and messages (1 KiB..10 MiB, default 64 KiB).
+	MaxOutputBytes int64 `json:"maxOutputBytes"`
+	// MaxSnapshotBytes bounds one suspended run's snapshot (1 KiB..256 MiB, default 10 MiB).
+	MaxSnapshotBytes int64 `json:"maxSnapshotBytes"`
+	// MaxPendingToolCalls bounds concurrent nested calls of a run (1..128, default 16).
+	MaxPendingToolCalls int `json:"maxPendingToolCalls"`
+	// SnapshotTtlSeconds is how long a suspended run waits for wait (1..86400, default 900).
+	SnapshotTtlSeconds int `json:"snapshotTtlSeconds"`
 	// SearchDefaultLimit is the result count of tools.search without a limit,
 	// 1..50, capped to MaxSearchLimit (EffectiveSearchDefaultLimit).
 	SearchDefaultLimit int `json:"searchDefaultLimit"`
-	MaxSearchLimit     int `json:"maxSearchLimit"`
+	// MaxSearchLimit caps tools.search's limit (1..50, default 50).
+	MaxSearchLimit int `json:"maxSearchLimit"`
 }
 
 // Default returns the spec's defaults: disabled, quickjs-wasi, mode "only", both

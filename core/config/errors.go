@@ -5,8 +5,10 @@ package config
 // so that an operator can find it in a large config file; Msg says what is wrong
 // and what would be accepted.
 type Error struct {
+	// Field is the config path of the offending field, e.g. tools.codeMode.timeoutMs.
 	Field string
-	Msg   string
+	// Msg is the message.
+	Msg string
 }
 
 // Error renders "<field> <msg>", e.g.

@@ -29,7 +29,12 @@ func (k Kind) String() string {
 }
 
 // Pos is a 1-based line and column (in bytes) of an input.
-type Pos struct{ Line, Col int }
+type Pos struct {
+	// Line is 1-based.
+	Line int
+	// Col is 1-based, in bytes.
+	Col int
+}
 
 // String renders "line:col".
 func (p Pos) String() string { return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col) }
@@ -38,18 +43,24 @@ func (p Pos) String() string { return strconv.Itoa(p.Line) + ":" + strconv.Itoa(
 // reader can report "file:line:col: key" for a value it refuses. Objects keep
 // their keys in input order.
 type Node struct {
+	// Kind is the value's JSON type.
 	Kind Kind
-	Pos  Pos
+	// Pos is where the value starts.
+	Pos Pos
+	// Bool is a boolean's value.
 	Bool bool
 	// Num is the number's literal as written (hex, signs, Infinity included).
 	Num string
+	// Str is a string's value.
 	Str string
 	// Elems are an array's elements.
 	Elems []*Node
 	// Keys and Values are an object's members in order; KeyPos[i] is where
 	// Keys[i] starts.
-	Keys   []string
+	Keys []string
+	// KeyPos[i] is where Keys[i] starts.
 	KeyPos []Pos
+	// Values[i] is the value of Keys[i].
 	Values []*Node
 }
 
@@ -157,7 +168,9 @@ func writeJSONString(b *strings.Builder, s string) {
 
 // SyntaxError is malformed JSON5 input, with where it went wrong.
 type SyntaxError struct {
+	// Pos is where the input went wrong.
 	Pos Pos
+	// Msg says what was wrong.
 	Msg string
 }
 

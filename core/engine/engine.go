@@ -10,6 +10,7 @@ import "context"
 // ValType is a WebAssembly value type; the QuickJS ABI only uses i32, i64 and f64.
 type ValType byte
 
+// The value types of the QuickJS ABI.
 const (
 	I32 ValType = iota + 1
 	I64
@@ -19,7 +20,11 @@ const (
 // Import declares one function the module imports. The engine binds each import
 // to Host.CallImport with the import's index in the list given to Load.
 type Import struct {
-	Module, Name    string
+	// Module is the import's module name.
+	// Name is the function name within Module.
+	Module, Name string
+	// Params are the parameter types.
+	// Results are the result types.
 	Params, Results []ValType
 }
 

@@ -21,31 +21,42 @@ type Transport = sdk.Transport
 // Dropped records one piece of server metadata Connect refused, so hosts can log
 // and show why a tool is missing instead of failing the whole server.
 type Dropped struct {
-	Kind   string `json:"kind"` // "tool", "outputSchema", "resource" or "prompt"
-	Name   string `json:"name"` // clipped to MaxNameBytes for display
+	Kind string `json:"kind"` // "tool", "outputSchema", "resource" or "prompt"
+	Name string `json:"name"` // clipped to MaxNameBytes for display
+	// Reason says why it was dropped.
 	Reason string `json:"reason"`
 }
 
 // Resource is a listed resource (metadata only; read it with ReadResource).
 type Resource struct {
-	URI         string `json:"uri"`
-	Name        string `json:"name"`
+	// URI identifies the resource.
+	URI string `json:"uri"`
+	// Name is the server's name for it.
+	Name string `json:"name"`
+	// Description is the server's description, bounded.
 	Description string `json:"description,omitempty"`
-	MIMEType    string `json:"mimeType,omitempty"`
+	// MIMEType is the declared content type.
+	MIMEType string `json:"mimeType,omitempty"`
 }
 
 // Prompt is a listed prompt; get it with GetPrompt.
 type Prompt struct {
-	Name        string           `json:"name"`
-	Description string           `json:"description,omitempty"`
-	Arguments   []PromptArgument `json:"arguments,omitempty"`
+	// Name is the prompt's name.
+	Name string `json:"name"`
+	// Description is the server's description, bounded.
+	Description string `json:"description,omitempty"`
+	// Arguments are the prompt's string arguments.
+	Arguments []PromptArgument `json:"arguments,omitempty"`
 }
 
 // PromptArgument describes one string argument of a prompt.
 type PromptArgument struct {
-	Name        string `json:"name"`
+	// Name is the argument's name.
+	Name string `json:"name"`
+	// Description is the server's description, bounded.
 	Description string `json:"description,omitempty"`
-	Required    bool   `json:"required,omitempty"`
+	// Required marks an argument the prompt needs.
+	Required bool `json:"required,omitempty"`
 }
 
 // Server is one connected MCP client session. Its tool, resource and prompt lists

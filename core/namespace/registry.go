@@ -22,10 +22,14 @@ const (
 
 // ScopeContext is the run context CreateScope receives.
 type ScopeContext struct {
-	AgentID    string
+	// AgentID is the agent running.
+	AgentID string
+	// SessionKey is the session's routing key.
 	SessionKey string
-	SessionID  string
-	RunID      string
+	// SessionID is the session's id.
+	SessionID string
+	// RunID is the Code Mode run.
+	RunID string
 	// Config is the namespace's configuration for this run, as JSON.
 	Config json.RawMessage
 	// Aborted reports whether the run was cancelled; nil means never.
@@ -34,10 +38,15 @@ type ScopeContext struct {
 
 // Registration describes one namespace.
 type Registration struct {
-	ID                string
-	GlobalName        string
-	Description       string
-	Prompt            string
+	// ID is the namespace id, unique in the registry.
+	ID string
+	// GlobalName is the guest global (a JavaScript identifier, no built-in).
+	GlobalName string
+	// Description is shown to the model while the namespace is visible (at most 2 KiB).
+	Description string
+	// Prompt is a usage hint for the model (at most 4 KiB).
+	Prompt string
+	// RequiredToolNames are the plugin's catalog tools the namespace needs and may call; all must be visible.
 	RequiredToolNames []string
 	// CreateScope returns the scope: JSON-compatible values, nested maps, slices and
 	// structs, and Callables made with Tool. It runs once per run that sees the

@@ -19,10 +19,14 @@ const (
 
 // Info is what the exec tool description shows for a visible namespace.
 type Info struct {
-	ID          string `json:"id"`
-	GlobalName  string `json:"globalName"`
+	// ID is the namespace id.
+	ID string `json:"id"`
+	// GlobalName is the guest global it is injected as.
+	GlobalName string `json:"globalName"`
+	// Description is shown in the exec tool description.
 	Description string `json:"description,omitempty"`
-	Prompt      string `json:"prompt,omitempty"`
+	// Prompt is the usage hint shown in the exec tool description.
+	Prompt string `json:"prompt,omitempty"`
 }
 
 type descriptor struct {

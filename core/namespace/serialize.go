@@ -39,9 +39,11 @@ var (
 
 // SerializeError says which namespace and scope path a serialization rule hit.
 type SerializeError struct {
+	// Namespace is the namespace id.
 	Namespace string
 	Path      string // e.g. "Issues.list"
-	Reason    string
+	// Reason says which rule the value broke.
+	Reason string
 }
 
 func (e *SerializeError) Error() string {

@@ -24,9 +24,13 @@ import (
 
 // Request is one HTTP exchange with the server.
 type Request struct {
+	// Method is the HTTP method.
+	// URL is the endpoint.
 	Method, URL string
-	Headers     map[string]string
-	Body        []byte
+	// Headers are the request headers.
+	Headers map[string]string
+	// Body is the request body.
+	Body []byte
 }
 
 // Doer performs a request. It must return when ctx is done. A transport failure
@@ -48,7 +52,9 @@ type Options struct {
 
 // Tools are what Load found: plain tools for tools.* and MCP servers for MCP.*.
 type Tools struct {
-	Tools      []catalog.Tool
+	// Tools are the relayed tools.
+	Tools []catalog.Tool
+	// MCPServers are the relayed MCP servers.
 	MCPServers []*mcp.Server
 }
 

@@ -11,9 +11,12 @@ import (
 
 // NamespaceInfo is what the exec description shows of a visible plugin namespace.
 type NamespaceInfo struct {
-	GlobalName  string `json:"globalName"`
+	// GlobalName is the namespace's guest global.
+	GlobalName string `json:"globalName"`
+	// Description is the namespace description.
 	Description string `json:"description"`
-	Prompt      string `json:"prompt,omitempty"`
+	// Prompt is its usage hint.
+	Prompt string `json:"prompt,omitempty"`
 }
 
 // IndexLimits bound the quick index in the exec description.

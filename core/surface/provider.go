@@ -19,22 +19,30 @@ import (
 
 // AnthropicTool is {name, description, input_schema}.
 type AnthropicTool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
+	// Name is the tool name.
+	Name string `json:"name"`
+	// Description is the tool description.
+	Description string `json:"description"`
+	// InputSchema is the input JSON Schema.
 	InputSchema json.RawMessage `json:"input_schema"`
 }
 
 // OpenAITool is {type:"function", function:{name, description, parameters}}.
 type OpenAITool struct {
-	Type     string         `json:"type"`
+	// Type is always "function".
+	Type string `json:"type"`
+	// Function is the function definition.
 	Function OpenAIFunction `json:"function"`
 }
 
 // OpenAIFunction is the function part of an OpenAITool.
 type OpenAIFunction struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	Parameters  json.RawMessage `json:"parameters"`
+	// Name is the function name.
+	Name string `json:"name"`
+	// Description is the function description.
+	Description string `json:"description"`
+	// Parameters is the input JSON Schema.
+	Parameters json.RawMessage `json:"parameters"`
 }
 
 // Anthropic returns the surface as Anthropic-style tool definitions.

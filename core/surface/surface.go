@@ -1,3 +1,8 @@
+// Package surface is the model-visible side of Code Mode: whether Code Mode takes
+// over a run's tool list (activation rules), the exec and wait tool definitions
+// (flat language enum, the bounded quick index, namespace prompts), the check that
+// the payload a host sends a model holds only exec, wait and the direct-only
+// tools, and the Anthropic and OpenAI shapes of that list.
 package surface
 
 import (
@@ -17,8 +22,11 @@ const (
 
 // ToolDef is one model-visible tool definition, provider-neutral.
 type ToolDef struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
+	// Name is the model-visible tool name.
+	Name string `json:"name"`
+	// Description is the tool description.
+	Description string `json:"description"`
+	// InputSchema is the input JSON Schema.
 	InputSchema json.RawMessage `json:"input_schema"`
 }
 

@@ -35,8 +35,11 @@ func Tools() ([]catalog.Tool, error) {
 
 // Shipment is one row of shipping_list.
 type Shipment struct {
-	ID   string  `json:"id"`
-	Paid bool    `json:"paid"`
+	// ID identifies the shipment.
+	ID string `json:"id"`
+	// Paid reports whether it is paid.
+	Paid bool `json:"paid"`
+	// Tons is its weight.
 	Tons float64 `json:"tons"`
 }
 

@@ -213,7 +213,10 @@ func (in *instance) Close(context.Context) error {
 
 // TrapError is a trap of the QuickJS instance, or the host engine's own stack
 // overflow inside it; the instance must be discarded.
-type TrapError struct{ Message string }
+type TrapError struct {
+	// Message is the engine's trap message.
+	Message string
+}
 
 func (e *TrapError) Error() string { return "quickjs.wasm trapped: " + e.Message }
 

@@ -29,9 +29,12 @@ const (
 
 // Issue is one tracked issue.
 type Issue struct {
-	Number int      `json:"number"`
-	Title  string   `json:"title"`
-	State  string   `json:"state"` // "open" or "closed"
+	// Number identifies the issue.
+	Number int `json:"number"`
+	// Title is the issue's title.
+	Title string `json:"title"`
+	State string `json:"state"` // "open" or "closed"
+	// Labels are the issue's labels.
 	Labels []string `json:"labels"`
 }
 
