@@ -117,10 +117,19 @@ test_() {
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
   test_hostjs
+  test_hostile_js
 }
 
 # test_hostjs_go: the core's suites under GOOS=js in Node.js on the host's own
 # WebAssembly engine (core/engine/jsengine through hostjs/go_js_wasm_exec.mjs).
+# test_hostile_js: the hostile battery (tests/hostile) under GOOS=js on the host's
+# own WebAssembly engine in Node.js, the same table as the native run.
+test_hostile_js() {
+  deps
+  log "hostile battery under GOOS=js (host engine in Node.js)"
+  GOOS=js GOARCH=wasm go test -count=1 -timeout 10m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" ./tests/hostile/
+}
+
 test_hostjs_go() {
   deps
   log "GOOS=js suites on the host engine in Node.js"
