@@ -367,7 +367,7 @@ func TestNamespaceChecklist_CallsRunThroughCatalogToolsAndReturnJSONSafeDetails(
 		{`2`, `{}`}:                 "patch is empty",
 		{`2`, `{"color":"red"}`}:    "unknown field",
 		{`99`, `{"title":"x"}`}:     "no issue #99",
-		{`"2"`, `{"title":"x"}`}:    "cannot unmarshal",
+		{`"2"`, `{"title":"x"}`}:    `field "number" must not be a JSON string`, // never a Go type
 		{`2`, `null`}:               "number and patch are required",
 	} {
 		if _, err := run("update", args[0], args[1]); err == nil || !strings.Contains(err.Error(), want) {
