@@ -59,6 +59,11 @@ type Options struct {
 	Transcript *Transcript
 	// Now is the clock for snapshot expiry (tests); nil means time.Now.
 	Now func() time.Time
+	// OnNamespaceError, when set, hears about each plugin namespace that was
+	// skipped for a run because its registration is broken (createScope failed,
+	// its scope breaks a serialization rule, ...). The run goes on without it.
+	// A minimal hook until the runtime has a logger.
+	OnNamespaceError func(namespaceID string, err error)
 }
 
 // Runtime runs Code Mode cells. It is safe for concurrent use.

@@ -401,3 +401,21 @@ func TestNamespaceChecklist_PluginRollbackClearsRegistrations(t *testing.T) {
 		t.Errorf("re-register: %v", err)
 	}
 }
+
+// A broken registration is skipped, not fatal: the run keeps every other
+// visible namespace, and the error names the skipped one.
+func TestBrokenRegistrationIsSkippedNotFatal(t *testing.T) {
+	visible := specs(seedStore(t).Tools())
+	namespace.ClearForTest()
+	t.Cleanup(namespace.ClearForTest)
+	register(t, "good", "Good", map[string]any{"list": namespace.Tool(issuesdemo.ListTool, nil)})
+	register(t, "raw", "Raw", map[string]any{"list": func() {}})
+	rt, err := namespace.Resolve(namespace.ScopeContext{RunID: "r1"}, visible)
+	var se *namespace.SkippedError
+	if !errors.As(err, &se) || se.ID != "raw" || rt == nil {
+		t.Fatalf("err = %v, rt = %v", err, rt)
+	}
+	if infos := rt.Infos(); len(infos) != 1 || infos[0].ID != "good" {
+		t.Fatalf("infos = %+v", infos)
+	}
+}
