@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one entry point: ./build.sh deps | build | run | test | bench | fuzz
+# The one entry point: ./build.sh deps | build | run | test | bench | bench-http | fuzz
 # Every subcommand installs what it needs first, so each works on a fresh clone.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -38,18 +38,59 @@ build() {
   log "go build"
   mkdir -p build
   go build -o build/codemode ./cmd/codemode
+  build_web
   log "cross-compile checks: GOOS=js and GOOS=wasip1"
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
 }
 
-# run: the main job. Today: a cell against the example toolset; pass exec flags through.
+# build_web: build/web/ for JavaScript hosts: the hostjs shim, codemode.wasm
+# (GOOS=js, -trimpath, stripped), quickjs.wasm (checksum-checked again), the Go
+# toolchain's own wasm_exec.js, and .gz/.br variants of each. Never committed.
+build_web() {
+  local out=build/web
+  mkdir -p "$out"
+  log "build/web: codemode.wasm (GOOS=js)"
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/codemode.wasm" ./wasm/codemode
+  local got; got=$(sha256 "$QJS_SRC")
+  [ "$got" = "$QJS_SHA256" ] || die "$QJS_SRC has sha256 $got, want $QJS_SHA256"
+  cp "$QJS_SRC" "$out/quickjs.wasm"
+  cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"
+  cp hostjs/codemode.js hostjs/codemode.d.ts hostjs/core.js hostjs/hostengine.js hostjs/codemode.worker.js "$out/"
+  echo '{"type": "module"}' > "$out/package.json"
+  node -e '
+    const fs = require("fs"), zlib = require("zlib"), dir = process.argv[1];
+    for (const f of fs.readdirSync(dir)) {
+      if (/\.(gz|br)$/.test(f) || f === "package.json") continue;
+      const b = fs.readFileSync(dir + "/" + f);
+      fs.writeFileSync(dir + "/" + f + ".gz", zlib.gzipSync(b, { level: 9 }));
+      fs.writeFileSync(dir + "/" + f + ".br", zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }));
+    }' "$out"
+}
+
+# run: the main job: set up, build, and serve the HTTP API (and the web IDE when
+# build/web exists) on 127.0.0.1:8787 with the example toolset and server-everything
+# (examples/codemode.json5). Any arguments are a codemode subcommand instead:
+# ./build.sh run exec -e 'return 1'.
 run() {
   deps
+  mkdir -p build
+  go build -trimpath -o build/codemode ./cmd/codemode
+  build_web
   if [ $# -eq 0 ]; then
-    set -- exec --wait -e 'const [t] = await tools.search("list shipments"); const s = await tools.callValue(t.id, {}); text(`${s.length} shipments`); return s.filter((x) => !x.paid && x.tons > 10);'
+    set -- serve --config examples/codemode.json5 --addr 127.0.0.1:8787
   fi
-  go run ./cmd/codemode "$@"
+  exec build/codemode "$@"
+}
+
+# bench-http: the load run against a real codemode serve on 127.0.0.1 (50 sessions x
+# 20 exec/wait cycles); prints throughput, latency percentiles, peak RSS and the
+# no-loss checks. Pass flags through, e.g. ./build.sh bench-http -sessions 10.
+bench_http() {
+  deps
+  mkdir -p build
+  go build -trimpath -o build/codemode ./cmd/codemode
+  go run ./tests/bench/httpload -bin build/codemode "$@"
 }
 
 test_() {
@@ -61,12 +102,54 @@ test_() {
   log "cross-compile checks: GOOS=js and GOOS=wasip1"
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
+  test_hostjs
+}
+
+# test_hostjs_go: the core's suites under GOOS=js in Node.js on the host's own
+# WebAssembly engine (core/engine/jsengine through hostjs/go_js_wasm_exec.mjs).
+test_hostjs_go() {
+  deps
+  log "GOOS=js suites on the host engine in Node.js"
+  GOOS=js GOARCH=wasm go test -count=1 -timeout 10m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" \
+    ./core/ ./core/engine/jsengine/ ./internal/quickjs/
+}
+
+# e2e_serve PORT: the server of the Playwright suites (playwright.config.ts):
+# build/e2e/web = build/web, build/e2e/hostjs = the hostjs test page, served by
+# the real codemode serve with the example toolset and server-everything.
+e2e_serve() {
+  local port="${1:?usage: ./build.sh e2e-serve PORT}"
+  build >&2
+  rm -rf build/e2e && mkdir -p build/e2e
+  cp -r build/web build/e2e/web
+  cp -r tests/e2e/hostjs/fixture build/e2e/hostjs
+  exec build/codemode serve --config tests/e2e/hostjs/serve.json5 --addr "127.0.0.1:$port" --static build/e2e
+}
+
+# test_hostjs: the hostjs suites: GOOS=js core suites in Node, node --test for
+# the inline mode, Playwright specs in Chromium (tests/e2e/hostjs).
+test_hostjs() {
+  test_hostjs_go
+  build
+  log "node --test hostjs (inline mode)"
+  node --test hostjs/
+  log "Playwright: tests/e2e/hostjs (Debian chromium)"
+  npx playwright test tests/e2e/hostjs
 }
 
 bench() {
   deps
   log "benchmarks (ours vs the quickjs-wasi reference on Node.js, same run)"
   go run ./tests/bench "$@"
+}
+
+# bench-limits: overshoot past timeoutMs of every long built-in on both wazero
+# engines, and what the loop guard costs against no guard and wazero's
+# WithCloseOnContextDone (tests/bench/RESULTS.md, "Limits"). Takes ~2-4 min.
+bench_limits() {
+  deps
+  log "time limit: overshoot per long built-in, cost of stopping guests from outside"
+  go run ./tests/benchlimits "$@"
 }
 
 # fuzz: run every fuzz target briefly (FUZZTIME=30s ./build.sh fuzz for longer).
@@ -81,13 +164,14 @@ fuzz() {
   done
 }
 
+# Dispatch: every subcommand is the function of the same name ('-' becomes '_'; test is
+# test_ because `test` is a shell builtin). Adding a subcommand = adding a function.
 cmd="${1:-help}"; shift || true
-case "$cmd" in
-  deps) deps ;;
-  build) build ;;
-  run) run "$@" ;;
-  test) test_ ;;
-  bench) bench "$@" ;;
-  fuzz) fuzz ;;
-  *) echo "usage: ./build.sh deps|build|run [codemode args]|test|bench|fuzz" >&2; exit 2 ;;
-esac
+fn="${cmd//-/_}"; [ "$fn" = test ] && fn=test_
+case "$fn" in help|log|die|sha256|"") fn="" ;; esac
+if [ -n "$fn" ] && declare -F "$fn" >/dev/null; then
+  "$fn" "$@"
+else
+  subs=$(declare -F | awk '{print $3}' | grep -vE '^(log|die|sha256)$|^_' | sed 's/^test_$/test/; s/_/-/g' | tr '\n' '|')
+  echo "usage: ./build.sh ${subs%|}" >&2; exit 2
+fi

@@ -38,6 +38,12 @@ type WaitInput struct {
 type CallInfo struct {
 	Scope  Scope
 	CallID string
+	// Principal is the authenticated caller a host vouches for (an HTTP bearer
+	// token's principal, say); empty when the host has no notion of callers. A
+	// suspended run belongs to its principal and scope: a wait from another
+	// principal is answered exactly as one for an unknown runId, so a runId
+	// reveals nothing across principals.
+	Principal string
 }
 
 // Exec runs one cell. It always returns a Result; failures are results too.
@@ -92,19 +98,25 @@ func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []
 		}
 		in = next
 	}
+	if err := cellcheck.Bounds(src, lang == config.LanguageTypeScript); err != nil {
+		return failed(CodeInvalidInput, err.Error(), tel), nil, lang
+	}
 	if err := cellcheck.Check(src); err != nil {
 		return failed(CodeInvalidInput, err.Error(), tel), nil, lang
 	}
 	var lines *tsx.LineMap
 	if lang == config.LanguageTypeScript {
 		js, lm, err := tsx.TransformMapped(src)
+		if err == nil {
+			err = cellcheck.CompiledBounds(js)
+		}
 		if err != nil {
 			return failed(CodeInvalidInput, err.Error(), tel), nil, lang
 		}
 		src, lines = js, lm
 	}
 	r := &run{
-		rt: rt, id: newRunID(), scope: call.Scope, parentCallID: call.CallID,
+		rt: rt, id: newRunID(), scope: call.Scope, principal: call.Principal, parentCallID: call.CallID,
 		cat: cat, visible: visible, restartSafe: in.RestartSafe, lines: lines,
 	}
 	if err := r.init(); err != nil {
@@ -147,7 +159,7 @@ func (rt *Runtime) wait(ctx context.Context, call CallInfo, in WaitInput, ev cat
 	if _, err := rt.opts.Hooks.RunBefore(ctx, ev); err != nil {
 		return refuse(CodeInvalidInput, err.Error())
 	}
-	r, msg := rt.store.take(in.RunID, call.Scope)
+	r, msg := rt.store.take(in.RunID, call.Principal, call.Scope)
 	if r == nil {
 		return refuse(CodeInvalidInput, msg)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/internal/apifiles"
+	"github.com/codemode-go/codemode/core/internal/strictjson"
 	"github.com/codemode-go/codemode/core/internal/tsx"
 	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/quickjs"
@@ -23,6 +24,7 @@ type run struct {
 	rt           *Runtime
 	id           string
 	scope        Scope
+	principal    string
 	parentCallID string
 	cat          *catalog.Catalog
 	visible      []string
@@ -48,7 +50,10 @@ type run struct {
 	settled chan settlement
 	yield   *quickjs.Resolvers
 	seq     int
-	timers  map[int64]chan struct{} // setTimeout tokens -> cancel
+	timers  runTimers
+
+	// snapCharged is what snap counts against MaxSuspendedBytes.
+	snapCharged int64
 
 	// per exec/wait call
 	vm       *quickjs.VM
@@ -86,7 +91,8 @@ type settlement struct {
 func (r *run) init() error {
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	r.calls = map[string]*pendingCall{}
-	r.settled = make(chan settlement, r.rt.cfg.MaxPendingToolCalls+1)
+	// Room for every pending call and timer: a settlement never blocks.
+	r.settled = make(chan settlement, r.rt.cfg.MaxPendingToolCalls+maxPendingTimers+1)
 	r.mcpIDs = map[string]map[string]string{}
 	var mcpSpecs []catalog.Spec
 	for _, e := range r.cat.MCPEntries() {
@@ -119,7 +125,7 @@ func (r *run) discard() {
 	if r.cancel != nil {
 		r.cancel()
 	}
-	r.snap = nil
+	r.freeSnap()
 }
 
 func (r *run) limits(deadline time.Time) quickjs.Limits {
@@ -200,7 +206,7 @@ func (r *run) resume(ctx context.Context, callID string) Result {
 	r.parentCallID = callID
 	r.attach(vm)
 	defer r.detach()
-	r.snap = nil
+	r.freeSnap()
 	if r.yield != nil { // wait is the model's go-ahead after yield_control
 		y := *r.yield
 		r.yield = nil
@@ -286,11 +292,17 @@ func (r *run) pump(ctx context.Context, deadline time.Time, resumed bool) Result
 
 // deliver settles one bridge promise in the guest.
 func (r *run) deliver(s settlement) error {
+	if s.id == timerTick {
+		return r.fireTimers()
+	}
 	pc, ok := r.calls[s.id]
 	if !ok {
 		return nil
 	}
 	delete(r.calls, s.id)
+	if pc.kind == "timer" {
+		r.timers.calls--
+	}
 	vm := r.vm
 	var v quickjs.Value
 	var err error
@@ -330,9 +342,11 @@ func (r *run) suspend(reason string) Result {
 	if max := r.rt.cfg.MaxSnapshotBytes; int64(snap.Bytes()) > max {
 		return r.end(r.failure(CodeSnapshotLimitExceeded, "code mode snapshot of "+strconv.Itoa(snap.Bytes())+" bytes exceeds maxSnapshotBytes ("+strconv.FormatInt(max, 10)+")."))
 	}
-	r.snap = snap
+	if !r.holdSnap(snap) {
+		return r.end(r.failure(CodeSnapshotLimitExceeded, msgSuspendedBudget(snap.Bytes())))
+	}
 	if msg := r.rt.store.suspend(r); msg != "" {
-		r.snap = nil
+		r.freeSnap()
 		code := CodeInvalidInput // too many suspended runs
 		if msg == msgAborted {
 			code = ""
@@ -382,6 +396,9 @@ func (r *run) finish() Result {
 	text, err := vm.GoString(val)
 	if err != nil {
 		return r.guestFailure(err)
+	}
+	if text, err = strictjson.CanonicalString(text); err != nil {
+		return r.failure("", "the cell's result is not valid JSON ("+err.Error()+"); return plain strings, finite numbers, arrays and objects.")
 	}
 	if !r.charge(int64(len(text))) {
 		return r.failure(CodeOutputLimitExceeded, "code mode result value of "+strconv.Itoa(len(text))+" bytes exceeds maxOutputBytes ("+strconv.FormatInt(r.rt.cfg.MaxOutputBytes, 10)+"); return a smaller value or summarize it.")

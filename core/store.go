@@ -108,12 +108,12 @@ func (s *store) suspend(r *run) string {
 }
 
 // take claims a suspended run for a wait; the message is the failure, if any.
-func (s *store) take(id string, scope Scope) (*run, string) {
+func (s *store) take(id, principal string, scope Scope) (*run, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sweepLocked()
 	r, ok := s.runs[id]
-	if !ok {
+	if !ok || r.principal != principal {
 		return nil, msgUnavailable
 	}
 	if r.scope != scope {
