@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync"
 	"testing"
@@ -136,7 +137,7 @@ func TestSpecWait_RestartSafeWaitBlocksUntilACallSettles(t *testing.T) {
 }
 
 // Spec "Interne Namespaces" (Lebenszyklus der Registry): one plugin's broken
-// registration is skipped and reported to the host; other namespaces and
+// registration is skipped and reported to the host (Options.Logger); other namespaces and
 // plain cells keep working, and surface and exec agree on what is visible.
 func TestSpecNamespaces_BrokenRegistrationIsSkippedAndReported(t *testing.T) {
 	const plugin = "brokenplug"
@@ -148,14 +149,9 @@ func TestSpecNamespaces_BrokenRegistrationIsSkippedAndReported(t *testing.T) {
 		t.Fatal(err)
 	}
 	tool := coreTool("broken_tool", nil, func(s *catalog.Spec) { s.Owner, s.Origin = plugin, catalog.OriginBundledPlugin })
-	var mu sync.Mutex
-	var reported []string
+	var logged lockedLog
 	rt := newRuntimeWith(t, nil, func(o *core.Options) {
-		o.OnNamespaceError = func(id string, err error) {
-			mu.Lock()
-			reported = append(reported, id+": "+err.Error())
-			mu.Unlock()
-		}
+		o.Logger = slog.New(slog.NewTextHandler(&logged, nil))
 	}, tool)
 	got := value(t, exec(t, rt, `return [typeof Issues, typeof Broken, Object.keys(namespaces).sort()]`))
 	if jsonText(got) != `["object","undefined",["Issues"]]` {
@@ -169,11 +165,28 @@ func TestSpecNamespaces_BrokenRegistrationIsSkippedAndReported(t *testing.T) {
 	if !strings.Contains(desc, "- Issues:") || strings.Contains(desc, "Broken") {
 		t.Fatalf("surface namespaces disagree with exec: %s", desc[strings.Index(desc, "Namespaces:"):])
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(reported) == 0 || !strings.Contains(reported[0], "broken: ") || !strings.Contains(reported[0], "no credentials") {
-		t.Fatalf("reported %v", reported)
+	log := logged.String()
+	if !strings.Contains(log, "level=WARN") || !strings.Contains(log, "namespace=broken") || !strings.Contains(log, "no credentials") {
+		t.Fatalf("host log: %s", log)
 	}
+}
+
+// lockedLog collects log output from any goroutine.
+type lockedLog struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedLog) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedLog) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // Spec "Telemetrie": every result, wait failures included, reports the catalog

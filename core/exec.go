@@ -77,7 +77,8 @@ func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []
 		tel = cat.Telemetry(visible)
 	}
 	if err != nil {
-		return failed(CodeInternalError, "code mode could not build the tool catalog: "+plainMessage(err), tel), nil, lang
+		rt.opts.Logger.Error("code mode: the tool catalog could not be built", "error", err.Error())
+		return failed(CodeInternalError, "code mode could not build the tool catalog (the host's log says why).", tel), nil, lang
 	}
 	if msg != "" {
 		return failed(CodeInvalidInput, msg, tel), nil, lang
@@ -120,8 +121,9 @@ func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []
 		cat: cat, visible: visible, restartSafe: in.RestartSafe, lines: lines,
 	}
 	if err := r.init(); err != nil {
+		rt.opts.Logger.Error("code mode: plugin namespace setup failed", "run", r.id, "error", err.Error())
 		r.discard()
-		return failed(CodeInvalidInput, "code mode namespace setup failed: "+plainMessage(err), tel), nil, lang
+		return failed(CodeInvalidInput, "code mode namespace setup failed (a plugin namespace is broken; the host's log says why).", tel), nil, lang
 	}
 	return r.start(ctx, src), r, lang
 }
@@ -228,8 +230,16 @@ func (rt *Runtime) buildCatalog(ctx context.Context, scope Scope) (*catalog.Cata
 			visible = append(visible, s.Name)
 		}
 	}
-	cat, err := catalog.Build(tools, catalog.BuildOptions{Policy: rt.opts.Policy, Scope: scope, Hooks: rt.opts.Hooks})
+	cat, err := catalog.Build(tools, rt.buildOptions(scope))
 	return cat, visible, err
+}
+
+// buildOptions are the catalog options of every run of scope. A host's broken
+// tool is the host's to fix: the model gets the rest of the catalog, the host's
+// log gets the Spec field to fix.
+func (rt *Runtime) buildOptions(scope Scope) catalog.BuildOptions {
+	return catalog.BuildOptions{Policy: rt.opts.Policy, Scope: scope, Hooks: rt.opts.Hooks,
+		Skip: func(err error) { rt.opts.Logger.Warn("code mode: tool left out of the catalog", "error", err.Error()) }}
 }
 
 // effectiveTools is the run's tool list before the catalog policy: the host's
@@ -255,7 +265,7 @@ func (rt *Runtime) resolveNamespaces(cat *catalog.Catalog, scope Scope, runID st
 	for _, e := range cat.Entries() {
 		visible = append(visible, catalog.Spec{Name: e.Name, Source: e.Source, Owner: e.SourceName})
 	}
-	ns, err := namespace.Resolve(namespace.ScopeContext{
+	ns, err := rt.opts.Namespaces.Resolve(namespace.ScopeContext{
 		AgentID: scope.AgentID, SessionKey: scope.SessionKey, SessionID: scope.SessionID, RunID: runID,
 		Config: rt.opts.NamespaceConfig, Aborted: aborted,
 	}, visible)
@@ -267,9 +277,10 @@ func (rt *Runtime) resolveNamespaces(cat *catalog.Catalog, scope Scope, runID st
 	return ns, nil
 }
 
-// reportSkipped tells the host about every namespace Resolve skipped.
+// reportSkipped logs every namespace Resolve skipped (a broken plugin
+// registration), so the host sees what the run goes on without.
 func (rt *Runtime) reportSkipped(err error) {
-	if err == nil || rt.opts.OnNamespaceError == nil {
+	if err == nil {
 		return
 	}
 	errs := []error{err}
@@ -282,7 +293,7 @@ func (rt *Runtime) reportSkipped(err error) {
 		if errors.As(e, &se) {
 			id = se.ID
 		}
-		rt.opts.OnNamespaceError(id, e)
+		rt.opts.Logger.Warn("code mode: broken plugin namespace skipped", "namespace", id, "error", e.Error())
 	}
 }
 

@@ -47,6 +47,11 @@ type Runtime struct {
 	descriptors json.RawMessage
 }
 
+// Resolve resolves against the default registry; see Registry.Resolve.
+func Resolve(ctx ScopeContext, visible []catalog.Spec) (*Runtime, error) {
+	return defaultRegistry.Resolve(ctx, visible)
+}
+
 // SkippedError is one registration Resolve left out of a run: a broken plugin
 // namespace must not break the other namespaces or plain cells, so it is
 // skipped and reported instead. Err is the reason (a *SerializeError, a
@@ -67,7 +72,7 @@ func (e *SkippedError) Unwrap() error { return e.Err }
 // before guest code runs: the Runtime holds the others, and the error joins one
 // *SkippedError per skipped namespace for the host to report. The only error
 // with a nil Runtime is an aborted run.
-func Resolve(ctx ScopeContext, visible []catalog.Spec) (*Runtime, error) {
+func (g *Registry) Resolve(ctx ScopeContext, visible []catalog.Spec) (*Runtime, error) {
 	owned := map[string]map[string]bool{} // plugin -> tool names
 	for _, s := range visible {
 		if s.Source != catalog.SourceOpenClaw || s.DirectOnly {
@@ -84,7 +89,7 @@ func Resolve(ctx ScopeContext, visible []catalog.Spec) (*Runtime, error) {
 	globals := map[string]string{}
 	var skipped []error
 	skip := func(id string, err error) { skipped = append(skipped, &SkippedError{ID: id, Err: err}) }
-	for _, e := range snapshot() {
+	for _, e := range g.snapshot() {
 		if !allVisible(e.reg.RequiredToolNames, owned[e.pluginID]) {
 			continue
 		}

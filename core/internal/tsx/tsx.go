@@ -98,6 +98,7 @@ func TransformMapped(src string) (string, *LineMap, error) {
 
 func transform(src string, options api.TransformOptions) (string, api.TransformResult, error) {
 	transforms.Add(1)
+	src = liftNamespaces(src)
 	// The two parses are independent; on a multi-core host running them at
 	// once halves the latency (each costs about half a millisecond of mostly
 	// fixed esbuild overhead). The channel is buffered, so nothing leaks.
