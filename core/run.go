@@ -42,6 +42,7 @@ type run struct {
 	result  quickjs.Value // the cell's [ok, value] promise, a box in guest memory
 	calls   map[string]*pendingCall
 	settled chan settlement
+	outside *outside // pending calls waiting for the host (WaitOutside)
 	yield   *quickjs.Resolvers
 	seq     int
 	timers  map[int64]chan struct{} // setTimeout tokens -> cancel
@@ -79,6 +80,7 @@ func (r *run) init() error {
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	r.calls = map[string]*pendingCall{}
 	r.settled = make(chan settlement, r.rt.cfg.MaxPendingToolCalls+1)
+	r.outside = newOutside()
 	r.mcpIDs = map[string]map[string]string{}
 	var mcpSpecs []catalog.Spec
 	for _, e := range r.cat.MCPEntries() {
@@ -232,7 +234,7 @@ func (r *run) pump(ctx context.Context, deadline time.Time) Result {
 		if len(r.calls) == 0 {
 			return r.end(r.failure("", "the program is awaiting a promise that nothing will ever settle (no tool call is pending)"))
 		}
-		if r.restartSafe {
+		if r.restartSafe || r.outside.count() >= len(r.calls) {
 			return r.suspend("pending_tools")
 		}
 		select {
@@ -240,6 +242,7 @@ func (r *run) pump(ctx context.Context, deadline time.Time) Result {
 			if err := r.deliver(s); err != nil {
 				return r.end(r.guestFailure(err))
 			}
+		case <-r.outside.notify: // a call now waits for the host: check again
 		case <-timer.C:
 			return r.suspend("pending_tools")
 		case <-ctx.Done():
