@@ -10,7 +10,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -18,9 +17,9 @@ import (
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/surface"
 	"github.com/codemode-go/codemode/examples/toolset"
+	"github.com/codemode-go/codemode/internal/cli"
 	json "github.com/goccy/go-json"
 )
 
@@ -51,89 +50,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	code := fs.String("e", "", "the cell's source code")
-	file := fs.String("f", "", "read the cell from FILE (- for standard input)")
-	lang := fs.String("language", "javascript", "javascript or typescript")
-	cfgFile := fs.String("config", "", "tools.codeMode config file (JSON or JSON5)")
-	follow := fs.Bool("wait", false, "call wait until the run completes or fails")
-	fs.Usage = func() { usage(stderr) }
-	if err := fs.Parse(args[1:]); err != nil {
-		return 2
-	}
-	if (*code == "") == (*file == "") || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "codemode: give exactly one of -e CODE or -f FILE")
-		return 2
-	}
-	src := *code
-	if *file != "" {
-		var b []byte
-		var err error
-		if *file == "-" {
-			b, err = io.ReadAll(stdin)
-		} else {
-			b, err = os.ReadFile(*file)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "codemode: %v\n", err)
-			return 2
-		}
-		src = string(b)
-	}
-	cfg, err := loadConfig(*cfgFile)
-	if err != nil {
-		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
-		return 2
-	}
-	if !cfg.Enabled {
-		fmt.Fprintln(stderr, "codemode: config: Code Mode is disabled (tools.codeMode.enabled is not true)")
-		return 2
-	}
-	tools, err := toolset.Tools()
-	if err != nil {
-		fmt.Fprintf(stderr, "codemode: %v\n", err)
-		return 1
-	}
-	ctx := context.Background()
-	rt, err := core.New(ctx, core.Options{
-		Config: cfg,
-		Tools:  func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil },
-	})
-	if err != nil {
-		var ue *core.UnavailableError
-		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "codemode: %v\n", err)
-			return 1
-		}
-		fmt.Fprintf(stderr, "codemode: %v\n", err)
-		return 2
-	}
-	defer rt.Close(ctx)
-	call := core.CallInfo{Scope: core.Scope{AgentID: "cli", SessionID: "cli", AgentRunID: "cli"}, CallID: "exec_1"}
-	res := rt.Exec(ctx, call, core.ExecInput{Code: src, Language: *lang})
-	enc := json.NewEncoder(stdout)
-	enc.Encode(res)
-	for i := 2; *follow && res.Status == core.StatusWaiting; i++ {
-		call.CallID = fmt.Sprintf("wait_%d", i)
-		res = rt.Wait(ctx, call, core.WaitInput{RunID: res.RunID})
-		enc.Encode(res)
-	}
-	return 0
-}
-
-// loadConfig reads tools.codeMode from file, or enables the defaults when file is "".
-func loadConfig(file string) (config.Config, error) {
-	if file == "" {
-		cfg := config.Default()
-		cfg.Enabled = true
-		return cfg, nil
-	}
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return config.Config{}, err
-	}
-	return config.Parse(b)
+	return cli.Exec(context.Background(), args[1:], cli.Streams{Stdin: stdin, Stdout: stdout, Stderr: stderr}, usage)
 }
 
 func surfaceCmd(args []string, stdout, stderr io.Writer) int {
@@ -145,7 +62,7 @@ func surfaceCmd(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		return 2
 	}
-	cfg, err := loadConfig(*cfgFile)
+	cfg, err := cli.LoadConfig(*cfgFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
 		return 2
