@@ -5,16 +5,12 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/examples/toolset"
 	json "github.com/goccy/go-json"
 )
 
@@ -24,12 +20,18 @@ type Streams struct {
 	Stdout, Stderr io.Writer
 }
 
+// Start loads the config file ("" means the defaults) and starts a runtime
+// over it. On failure it has written the reason to stderr and returns a nil
+// runtime and the exit status (2 for a bad config, 1 when the runtime could not
+// start); otherwise stop releases what the runtime holds.
+type Start func(ctx context.Context, configFile string, stderr io.Writer) (rt *core.Runtime, stop func(), status int)
+
 // Exec runs `exec [-e CODE | -f FILE] [--language L] [--config FILE] [--wait]`
-// (args without the subcommand word) against the example toolset and writes
+// (args without the subcommand word) on the runtime start gives and writes
 // each CodeModeResult as one JSON line to s.Stdout. It returns the exit
 // status: 0 whenever a result was produced, whatever its status; 2 for usage
 // errors (after calling usage); 1 when the runtime could not start.
-func Exec(ctx context.Context, args []string, s Streams, usage func(io.Writer)) int {
+func Exec(ctx context.Context, args []string, s Streams, usage func(io.Writer), start Start) int {
 	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
 	fs.SetOutput(s.Stderr)
 	code := fs.String("e", "", "the cell's source code")
@@ -60,33 +62,11 @@ func Exec(ctx context.Context, args []string, s Streams, usage func(io.Writer)) 
 		}
 		src = string(b)
 	}
-	cfg, err := LoadConfig(*cfgFile)
-	if err != nil {
-		fmt.Fprintf(s.Stderr, "codemode: config: %v\n", err)
-		return 2
+	rt, stop, status := start(ctx, *cfgFile, s.Stderr)
+	if rt == nil {
+		return status
 	}
-	if !cfg.Enabled {
-		fmt.Fprintln(s.Stderr, "codemode: config: Code Mode is disabled (tools.codeMode.enabled is not true)")
-		return 2
-	}
-	tools, err := toolset.Tools()
-	if err != nil {
-		fmt.Fprintf(s.Stderr, "codemode: %v\n", err)
-		return 1
-	}
-	rt, err := core.New(ctx, core.Options{
-		Config: cfg,
-		Tools:  func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil },
-	})
-	if err != nil {
-		fmt.Fprintf(s.Stderr, "codemode: %v\n", err)
-		var ue *core.UnavailableError
-		if errors.As(err, &ue) {
-			return 1
-		}
-		return 2
-	}
-	defer rt.Close(ctx)
+	defer stop()
 	call := core.CallInfo{Scope: core.Scope{AgentID: "cli", SessionID: "cli", AgentRunID: "cli"}, CallID: "exec_1"}
 	res := rt.Exec(ctx, call, core.ExecInput{Code: src, Language: *lang})
 	enc := json.NewEncoder(s.Stdout)
@@ -97,20 +77,4 @@ func Exec(ctx context.Context, args []string, s Streams, usage func(io.Writer)) 
 		enc.Encode(res)
 	}
 	return 0
-}
-
-// LoadConfig reads tools.codeMode from file (JSON or JSON5: the value, or a
-// whole {tools: {codeMode: ...}} document), or enables the defaults when file
-// is "".
-func LoadConfig(file string) (config.Config, error) {
-	if file == "" {
-		cfg := config.Default()
-		cfg.Enabled = true
-		return cfg, nil
-	}
-	b, err := os.ReadFile(file)
-	if err != nil {
-		return config.Config{}, err
-	}
-	return config.Parse(b)
 }

@@ -54,7 +54,7 @@ func TestCommandUnderWazero(t *testing.T) {
 	}
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "cell.js"), []byte(`const v = await tools.callValue("openclaw:core:echo", {message: "hi"}); text("ok"); return v;`), 0o644)
-	os.WriteFile(filepath.Join(dir, "cm.json5"), []byte(`{enabled: true, timeoutMs: 20000, /* JSON5 */ }`), 0o644)
+	os.WriteFile(filepath.Join(dir, "cm.json5"), []byte(`{exampleTools: true, tools: {codeMode: {enabled: true, timeoutMs: 20000}}, /* JSON5 */ }`), 0o644)
 	for _, tc := range []struct {
 		args []string
 		want string
