@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one entry point: ./build.sh deps | build | run | test | bench | fuzz
+# The one entry point: ./build.sh deps | build | run | test | bench | bench-http | fuzz
 # Every subcommand installs what it needs first, so each works on a fresh clone.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -47,6 +47,7 @@ build() {
 # build_wasip1: the GOOS=wasip1 command (build/codemode.wasip1.wasm) and reactor
 # (build/codemode.wasip1.reactor.wasm, -buildmode=c-shared); see wasm/wasip1/ABI.md.
 build_wasip1() {
+  deps
   log "GOOS=wasip1: build/codemode.wasip1.wasm and build/codemode.wasip1.reactor.wasm"
   mkdir -p build
   GOOS=wasip1 GOARCH=wasm go build -trimpath -o build/codemode.wasip1.wasm ./wasm/wasip1/command
@@ -64,13 +65,35 @@ test_wasip1() {
   node --no-warnings wasm/wasip1/examples/host.mjs build/codemode.wasip1.reactor.wasm
 }
 
-# run: the main job. Today: a cell against the example toolset; pass exec flags through.
+# bench-wasip1: module size, instantiate + first result, fresh VM, trivial exec,
+# one host-tool round trip and compute vs the native engine (tests/bench/RESULTS.md).
+bench_wasip1() {
+  build_wasip1
+  go run ./wasm/wasip1/bench "$@"
+}
+
+# run: the main job: set up, build, and serve the HTTP API (and the web IDE when
+# build/web exists) on 127.0.0.1:8787 with the example toolset and server-everything
+# (examples/codemode.json5). Any arguments are a codemode subcommand instead:
+# ./build.sh run exec -e 'return 1'.
 run() {
   deps
+  mkdir -p build
+  go build -trimpath -o build/codemode ./cmd/codemode
   if [ $# -eq 0 ]; then
-    set -- exec --wait -e 'const [t] = await tools.search("list shipments"); const s = await tools.callValue(t.id, {}); text(`${s.length} shipments`); return s.filter((x) => !x.paid && x.tons > 10);'
+    set -- serve --config examples/codemode.json5 --addr 127.0.0.1:8787
   fi
-  go run ./cmd/codemode "$@"
+  exec build/codemode "$@"
+}
+
+# bench-http: the load run against a real codemode serve on 127.0.0.1 (50 sessions x
+# 20 exec/wait cycles); prints throughput, latency percentiles, peak RSS and the
+# no-loss checks. Pass flags through, e.g. ./build.sh bench-http -sessions 10.
+bench_http() {
+  deps
+  mkdir -p build
+  go build -trimpath -o build/codemode ./cmd/codemode
+  go run ./tests/bench/httpload -bin build/codemode "$@"
 }
 
 test_() {
@@ -91,6 +114,15 @@ bench() {
   go run ./tests/bench "$@"
 }
 
+# bench-limits: overshoot past timeoutMs of every long built-in on both wazero
+# engines, and what the loop guard costs against no guard and wazero's
+# WithCloseOnContextDone (tests/bench/RESULTS.md, "Limits"). Takes ~2-4 min.
+bench_limits() {
+  deps
+  log "time limit: overshoot per long built-in, cost of stopping guests from outside"
+  go run ./tests/benchlimits "$@"
+}
+
 # fuzz: run every fuzz target briefly (FUZZTIME=30s ./build.sh fuzz for longer).
 fuzz() {
   deps
@@ -103,16 +135,14 @@ fuzz() {
   done
 }
 
+# Dispatch: every subcommand is the function of the same name ('-' becomes '_'; test is
+# test_ because `test` is a shell builtin). Adding a subcommand = adding a function.
 cmd="${1:-help}"; shift || true
-case "$cmd" in
-  deps) deps ;;
-  build) build ;;
-  run) run "$@" ;;
-  test) test_ ;;
-  bench) bench "$@" ;;
-  fuzz) fuzz ;;
-  build-wasip1) deps; build_wasip1 ;;
-  test-wasip1) test_wasip1 ;;
-  bench-wasip1) deps; build_wasip1; go run ./wasm/wasip1/bench "$@" ;;
-  *) echo "usage: ./build.sh deps|build|run [codemode args]|test|bench|fuzz|build-wasip1|test-wasip1|bench-wasip1" >&2; exit 2 ;;
-esac
+fn="${cmd//-/_}"; [ "$fn" = test ] && fn=test_
+case "$fn" in help|log|die|sha256|"") fn="" ;; esac
+if [ -n "$fn" ] && declare -F "$fn" >/dev/null; then
+  "$fn" "$@"
+else
+  subs=$(declare -F | awk '{print $3}' | grep -vE '^(log|die|sha256)$|^_' | sed 's/^test_$/test/; s/_/-/g' | tr '\n' '|')
+  echo "usage: ./build.sh ${subs%|}" >&2; exit 2
+fi

@@ -10,6 +10,7 @@ import (
 
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/internal/apifiles"
+	"github.com/codemode-go/codemode/core/internal/strictjson"
 	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/quickjs"
 )
@@ -46,6 +47,9 @@ type run struct {
 	yield   *quickjs.Resolvers
 	seq     int
 	timers  runTimers
+
+	// snapCharged is what snap counts against MaxSuspendedBytes.
+	snapCharged int64
 
 	// per exec/wait call
 	vm       *quickjs.VM
@@ -114,7 +118,7 @@ func (r *run) discard() {
 	if r.cancel != nil {
 		r.cancel()
 	}
-	r.snap = nil
+	r.freeSnap()
 }
 
 func (r *run) limits(deadline time.Time) quickjs.Limits {
@@ -172,7 +176,7 @@ func (r *run) resume(ctx context.Context, callID string) Result {
 	r.parentCallID = callID
 	r.attach(vm)
 	defer r.detach()
-	r.snap = nil
+	r.freeSnap()
 	if r.yield != nil { // wait is the model's go-ahead after yield_control
 		y := *r.yield
 		r.yield = nil
@@ -303,10 +307,12 @@ func (r *run) suspend(reason string) Result {
 	if max := r.rt.cfg.MaxSnapshotBytes; int64(snap.Bytes()) > max {
 		return r.end(r.failure(CodeSnapshotLimitExceeded, "code mode snapshot of "+strconv.Itoa(snap.Bytes())+" bytes exceeds maxSnapshotBytes ("+strconv.FormatInt(max, 10)+")."))
 	}
-	r.snap = snap
+	if !r.holdSnap(snap) {
+		return r.end(r.failure(CodeSnapshotLimitExceeded, msgSuspendedBudget(snap.Bytes())))
+	}
 	r.expires = r.rt.now().Add(time.Duration(r.rt.cfg.SnapshotTtlSeconds) * time.Second)
 	if !r.rt.store.put(r, r.rt.now()) {
-		r.snap = nil
+		r.freeSnap()
 		return r.end(r.failure(CodeInvalidInput, msgTooMany))
 	}
 	res := Result{Status: StatusWaiting, RunID: r.id, Reason: reason, Output: r.out, Telemetry: r.telemetry(), RestartSafe: r.restartSafe}
@@ -351,6 +357,9 @@ func (r *run) finish() Result {
 	text, err := vm.GoString(val)
 	if err != nil {
 		return r.guestFailure(err)
+	}
+	if text, err = strictjson.CanonicalString(text); err != nil {
+		return r.failure("", "the cell's result is not valid JSON ("+err.Error()+"); return plain strings, finite numbers, arrays and objects.")
 	}
 	if !r.charge(int64(len(text))) {
 		return r.failure(CodeOutputLimitExceeded, "code mode result value of "+strconv.Itoa(len(text))+" bytes exceeds maxOutputBytes ("+strconv.FormatInt(r.rt.cfg.MaxOutputBytes, 10)+"); return a smaller value or summarize it.")
