@@ -119,7 +119,7 @@ func (h *Host) handle(ctx context.Context, op string, req []byte) (any, error) {
 			return nil, badInput("exec: %v", err)
 		}
 		ei := core.ExecInput{Code: in.Code, Command: in.Command, Language: in.Language, RestartSafe: in.RestartSafe}
-		return r.call("exec", func(call core.CallInfo) core.Result { return r.rt.Exec(ctx, call, ei) }), nil
+		return r.call("exec", "", func(call core.CallInfo) core.Result { return r.rt.Exec(ctx, call, ei) }), nil
 	case "wait":
 		var in struct {
 			Runtime uint32 `json:"runtime"`
@@ -128,7 +128,7 @@ func (h *Host) handle(ctx context.Context, op string, req []byte) (any, error) {
 		if err := decode(req, &in); err != nil {
 			return nil, badInput("wait: %v", err)
 		}
-		return r.call("wait", func(call core.CallInfo) core.Result {
+		return r.call("wait", in.RunID, func(call core.CallInfo) core.Result {
 			return r.rt.Wait(ctx, call, core.WaitInput{RunID: in.RunID})
 		}), nil
 	case "settle":
@@ -148,7 +148,11 @@ func (h *Host) handle(ctx context.Context, op string, req []byte) (any, error) {
 		if err := decode(req, &in); err != nil {
 			return nil, badInput("abort: %v", err)
 		}
-		return map[string]bool{"aborted": r.rt.Abort(r.scope, in.RunID)}, nil
+		aborted := r.rt.Abort(r.scope, in.RunID)
+		if aborted {
+			r.forget(in.RunID)
+		}
+		return map[string]bool{"aborted": aborted}, nil
 	case "close_runtime":
 		if err := decode(req, &head); err != nil {
 			return nil, badInput("close_runtime: %v", err)
@@ -267,13 +271,18 @@ type RunAnswer struct {
 	HostCalls []HostCall  `json:"hostCalls"`
 }
 
-func (r *hostRuntime) call(kind string, do func(core.CallInfo) core.Result) RunAnswer {
+// call runs one exec or wait (of runID; "" for exec) and lists the run's open
+// host calls when it is waiting; a run that ended leaves no bookkeeping.
+func (r *hostRuntime) call(kind, runID string, do func(core.CallInfo) core.Result) RunAnswer {
 	r.mu.Lock()
 	r.seq++
 	callID := kind + "_" + strconv.Itoa(r.seq)
 	r.mu.Unlock()
 	res := do(core.CallInfo{Scope: r.scope, CallID: callID})
 	ans := RunAnswer{Result: res, HostCalls: []HostCall{}}
+	if res.Status != core.StatusWaiting && runID != "" {
+		r.forget(runID)
+	}
 	if res.Status == core.StatusWaiting {
 		r.mu.Lock()
 		r.parents[callID] = res.RunID
@@ -285,6 +294,17 @@ func (r *hostRuntime) call(kind string, do func(core.CallInfo) core.Result) RunA
 		ans.HostCalls = r.calls.forRun(res.RunID, parents)
 	}
 	return ans
+}
+
+// forget drops the bookkeeping of a run that ended.
+func (r *hostRuntime) forget(runID string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k, v := range r.parents {
+		if v == runID {
+			delete(r.parents, k)
+		}
+	}
 }
 
 // SettleRequest answers one host call: either result or error.

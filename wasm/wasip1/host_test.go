@@ -135,3 +135,26 @@ func TestBuffersRefuseForeignAddresses(t *testing.T) {
 		t.Fatal("free/double free")
 	}
 }
+
+// Aborting a run with an open host call ends it: the call can no longer be
+// settled and the run is gone.
+func TestAbortEndsOpenHostCalls(t *testing.T) {
+	h, _ := newHost(t, lookupTool)
+	var ans RunAnswer
+	json.Unmarshal(call(t, h, "exec", `{"runtime":1,"code":"return await tools.lookup({key: \"k\"})"}`), &ans)
+	if len(ans.HostCalls) != 1 {
+		t.Fatalf("exec: %+v", ans)
+	}
+	if got := string(call(t, h, "abort", `{"runtime":1,"runId":"`+ans.Result.RunID+`"}`)); got != `{"aborted":true}` {
+		t.Fatalf("abort: %s", got)
+	}
+	out := string(h.Handle(context.Background(), "settle", []byte(`{"runtime":1,"id":"`+ans.HostCalls[0].ID+`","result":{}}`)))
+	if !strings.Contains(out, "unknown host call") {
+		t.Fatalf("settle after abort: %s", out)
+	}
+	var w RunAnswer
+	json.Unmarshal(call(t, h, "wait", `{"runtime":1,"runId":"`+ans.Result.RunID+`"}`), &w)
+	if w.Result.Status != "failed" || w.Result.Code != "invalid_input" {
+		t.Fatalf("wait after abort: %+v", w.Result)
+	}
+}
