@@ -38,6 +38,8 @@ build() {
   log "go build"
   mkdir -p build
   go build -o build/codemode ./cmd/codemode
+  web
+  build_web
   log "cross-compile checks: GOOS=js and GOOS=wasip1"
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
@@ -72,15 +74,53 @@ bench_wasip1() {
   go run ./wasm/wasip1/bench "$@"
 }
 
+# build_web: build/web/ for JavaScript hosts: the hostjs shim, codemode.wasm
+# (GOOS=js, -trimpath, stripped), quickjs.wasm (checksum-checked again), the Go
+# toolchain's own wasm_exec.js, and .gz/.br variants of each. Never committed.
+build_web() {
+  deps
+  local out=build/web
+  mkdir -p "$out"
+  log "build/web: codemode.wasm (GOOS=js)"
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/codemode.wasm" ./wasm/codemode
+  local got; got=$(sha256 "$QJS_SRC")
+  [ "$got" = "$QJS_SHA256" ] || die "$QJS_SRC has sha256 $got, want $QJS_SHA256"
+  cp "$QJS_SRC" "$out/quickjs.wasm"
+  cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"
+  cp hostjs/codemode.js hostjs/codemode.d.ts hostjs/core.js hostjs/hostengine.js hostjs/codemode.worker.js "$out/"
+  echo '{"type": "module"}' > "$out/package.json"
+  node -e '
+    const fs = require("fs"), zlib = require("zlib"), dir = process.argv[1];
+    for (const f of fs.readdirSync(dir)) {
+      if (/\.(gz|br)$/.test(f) || f === "package.json") continue;
+      const b = fs.readFileSync(dir + "/" + f);
+      fs.writeFileSync(dir + "/" + f + ".gz", zlib.gzipSync(b, { level: 9 }));
+      fs.writeFileSync(dir + "/" + f + ".br", zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }));
+    }' "$out"
+}
+
 # run: the main job: set up, build, and serve the HTTP API (and the web IDE when
 # build/web exists) on 127.0.0.1:8787 with the example toolset and server-everything
 # (examples/codemode.json5). Any arguments are a codemode subcommand instead:
 # ./build.sh run exec -e 'return 1'.
+# web: the IDE (web/) bundled with esbuild's Go API into build/web (ide.js with
+# CodeMirror 6, ide.css, index.html); the hostjs shim's files sit beside them.
+# build_web (after it in build) writes the .gz/.br variants; stale ones of an
+# earlier build are removed here so a server never sends an old bundle.
+web() {
+  log "web IDE -> build/web"
+  go run ./web/build -out build/web
+  rm -f build/web/ide.js.gz build/web/ide.js.br build/web/ide.css.gz build/web/ide.css.br build/web/index.html.gz build/web/index.html.br
+}
+
+# run: the main job. Today: a cell against the example toolset; pass exec flags through.
+
 run() {
   deps
   mkdir -p build
   go build -trimpath -o build/codemode ./cmd/codemode
   if [ $# -eq 0 ]; then
+    build_web # the web IDE and the hostjs files served at /
     set -- serve --config examples/codemode.json5 --addr 127.0.0.1:8787
   fi
   exec build/codemode "$@"
@@ -106,6 +146,54 @@ test_() {
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
   test_wasip1
+  test_hostjs
+}
+
+# test_hostjs_go: the core's suites under GOOS=js in Node.js on the host's own
+# WebAssembly engine (core/engine/jsengine through hostjs/go_js_wasm_exec.mjs).
+test_hostjs_go() {
+  deps
+  log "GOOS=js suites on the host engine in Node.js"
+  GOOS=js GOARCH=wasm go test -count=1 -timeout 10m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" \
+    ./core/ ./core/engine/jsengine/ ./internal/quickjs/
+}
+
+# e2e_serve PORT: the server of the Playwright suites (playwright.config.ts):
+# build/e2e/web = build/web, build/e2e/hostjs = the hostjs test page, served by
+# the real codemode serve with the example toolset and server-everything.
+e2e_serve() {
+  local port="${1:?usage: ./build.sh e2e-serve PORT}"
+  mkdir -p build
+  build > build/e2e-build.log 2>&1 || { cat build/e2e-build.log >&2; die "build failed"; }
+  rm -rf build/e2e && mkdir -p build/e2e
+  cp -r build/web build/e2e/web
+  cp -r tests/e2e/hostjs/fixture build/e2e/hostjs
+  exec build/codemode serve --config tests/e2e/hostjs/serve.json5 --addr "127.0.0.1:$port" --static build/e2e 2> build/e2e/serve.log
+}
+
+# test_hostjs: the hostjs suites: GOOS=js core suites in Node, node --test for
+# the inline mode, Playwright specs in Chromium (tests/e2e/hostjs).
+test_hostjs() {
+  test_hostjs_go
+  build
+  log "node --test hostjs (inline mode)"
+  node --test hostjs/
+  log "Playwright: tests/e2e/hostjs (Debian chromium)"
+  npx playwright test tests/e2e/hostjs
+}
+
+# bench_hostjs: ours vs quickjs-wasi's own host in Debian's Chromium (one page,
+# one run); figures for tests/bench/RESULTS.md. Extra args go to run.mjs (--out FILE).
+bench_hostjs() {
+  build
+  log "bench-hostjs: staging build/bench-hostjs"
+  rm -rf build/bench-hostjs && mkdir -p build/bench-hostjs/quickjs-wasi
+  cp -r build/web build/bench-hostjs/web
+  cp -r tests/bench/hostjs/page build/bench-hostjs/page
+  cp tests/bench/workloads.json build/bench-hostjs/
+  cp node_modules/quickjs-wasi/dist/*.js build/bench-hostjs/quickjs-wasi/
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o build/bench-hostjs/driver.wasm ./tests/bench/hostjs/driver
+  node tests/bench/hostjs/run.mjs "$@"
 }
 
 bench() {

@@ -9,6 +9,8 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/codemode-go/codemode/core/catalog"
@@ -16,7 +18,9 @@ import (
 	"github.com/codemode-go/codemode/core/engine"
 	"github.com/codemode-go/codemode/core/engine/wazeroengine"
 	"github.com/codemode-go/codemode/core/mcp"
+	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/quickjs"
+	"github.com/codemode-go/codemode/internal/quickjs/wasmbin"
 )
 
 //go:embed guest/prelude.js
@@ -47,8 +51,9 @@ type Options struct {
 	// Policy and Hooks apply to every run's catalog.
 	Policy catalog.Policy
 	Hooks  catalog.Hooks
-	// Engine runs QuickJS; nil makes a wazero engine (compiler natively,
-	// interpreter under GOARCH=wasm).
+	// Engine runs QuickJS; nil picks the host's own WebAssembly engine under
+	// GOOS=js when the host installed it (core/engine/jsengine), else a wazero
+	// engine (compiler natively, interpreter under GOARCH=wasm).
 	Engine engine.Engine
 	// Interpreter asks the default engine for wazero's interpreter.
 	Interpreter bool
@@ -58,6 +63,24 @@ type Options struct {
 	Transcript *Transcript
 	// Now is the clock for snapshot expiry (tests); nil means time.Now.
 	Now func() time.Time
+
+	// QuickJSWasm is quickjs.wasm from the npm package quickjs-wasi@3.7.0. It
+	// must match the pinned sha256 (wasmbin.SHA256 in this repository). A module
+	// fetched with go get embeds no binary, so its users set this or
+	// QuickJSWasmPath; nil and "" take the copy built into this repository's
+	// builds (./build.sh deps), and New says exactly what to do when there is none.
+	QuickJSWasm []byte
+	// QuickJSWasmPath is a file holding the same binary, typically
+	// "node_modules/quickjs-wasi/quickjs.wasm" after `npm i quickjs-wasi@3.7.0`.
+	// QuickJSWasm wins when both are set.
+	QuickJSWasmPath string
+	// Logger receives what the host must see and the model must not: a tool's
+	// panic value, a tool left out of the catalog and why, a broken plugin
+	// namespace, an engine trap. Nil discards these records.
+	Logger *slog.Logger
+	// Namespaces is the plugin namespace registry runs resolve against; nil is
+	// the process default (namespace.Default).
+	Namespaces *namespace.Registry
 }
 
 // Runtime runs Code Mode cells. It is safe for concurrent use.
@@ -67,48 +90,93 @@ type Runtime struct {
 	qjs   *quickjs.Runtime
 	store *store
 	now   func() time.Time
+	// ownEngine is the engine New created (nil when the host passed one in);
+	// Close releases it.
+	ownEngine engine.Engine
+	life      lifecycle
+	releaseMu sync.Once
 }
 
 // New validates the config and loads QuickJS-WASI. A failure here is the spec's
 // runtime_unavailable: Code Mode fails closed rather than falling back.
 func New(ctx context.Context, opts Options) (*Runtime, error) {
+	if isZeroConfig(opts.Config) {
+		return nil, errors.New(msgZeroConfig)
+	}
 	if err := opts.Config.Validate(); err != nil {
 		return nil, err
 	}
 	if !opts.Config.Enabled {
-		return nil, errors.New("code mode is disabled (tools.codeMode.enabled is not true)")
+		return nil, errors.New("code mode is disabled (tools.codeMode.enabled is not true): set cfg.Enabled = true")
+	}
+	// Nil leaves the choice to quickjs.New: the embedded binary, or an error
+	// saying how to hand one in.
+	var wasm []byte
+	if opts.QuickJSWasm != nil || opts.QuickJSWasmPath != "" {
+		b, err := wasmbin.Select(opts.QuickJSWasm, opts.QuickJSWasmPath)
+		if err != nil {
+			return nil, &UnavailableError{Err: err}
+		}
+		wasm = b
 	}
 	eng := opts.Engine
+	var own engine.Engine
 	if eng == nil {
 		// Linear memory never shrinks: cap pages at the QuickJS limit plus room
 		// for the 1 MiB C stack, static data and allocator slack.
 		pages := uint32(opts.Config.MemoryLimitBytes/engine.PageSize)*5/4 + 64
-		e, err := wazeroengine.New(ctx, wazeroengine.Options{Interpreter: opts.Interpreter, MaxMemoryPages: pages})
+		h, err := defaultHostEngine(opts, pages)
 		if err != nil {
 			return nil, &UnavailableError{Err: err}
 		}
-		eng = e
+		if h != nil {
+			eng = h
+		} else {
+			e, err := wazeroengine.New(ctx, wazeroengine.Options{Interpreter: opts.Interpreter, MaxMemoryPages: pages})
+			if err != nil {
+				return nil, &UnavailableError{Err: err}
+			}
+			eng = e
+		}
+		own = eng
 	}
 	q, err := quickjs.New(ctx, quickjs.Config{
 		Engine:        eng,
+		Wasm:          wasm,
 		HostFunctions: []string{hostSync, hostAsync},
 		Prelude:       preludeSource,
 		Deterministic: opts.Deterministic,
 	})
 	if err != nil {
+		if own != nil {
+			own.Close(ctx)
+		}
 		return nil, &UnavailableError{Err: err}
 	}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
 	}
-	return &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(), now: now}, nil
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Namespaces == nil {
+		opts.Namespaces = namespace.Default()
+	}
+	ttl := time.Duration(opts.Config.SnapshotTtlSeconds) * time.Second
+	rt := &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(ttl, now), now: now, ownEngine: own}
+	rt.life.released = make(chan struct{})
+	return rt, nil
 }
 
-// Close drops every suspended run and releases the engine.
-func (rt *Runtime) Close(ctx context.Context) error {
-	rt.store.clear()
-	return rt.qjs.Close(ctx)
+// msgZeroConfig answers a Runtime made without a config: the zero Config's
+// limits are all 0, and listing the first out-of-range field would hide the fix.
+const msgZeroConfig = "core.Options.Config is not set: start from the defaults, " +
+	"cfg := config.Default(); cfg.Enabled = true (or read a tools.codeMode document with config.Parse)"
+
+// isZeroConfig reports a Config no one filled in (not even from Default).
+func isZeroConfig(c config.Config) bool {
+	return c.Runtime == "" && c.Mode == "" && c.Languages == nil && c.TimeoutMs == 0 && c.MemoryLimitBytes == 0
 }
 
 // Config returns the runtime's configuration.

@@ -12,13 +12,19 @@ import (
 // has no tools (disableTools, an empty allow list, none at all). The exec
 // description carries the quick index and the visible namespaces' prompts.
 func (rt *Runtime) Surface(ctx context.Context, scope Scope, disableTools bool) (surface.Surface, error) {
+	if !rt.enter() {
+		return surface.Surface{}, errClosed
+	}
+	defer rt.leave()
 	tools, err := rt.effectiveTools(ctx, scope)
 	if err != nil {
 		return surface.Surface{}, err
 	}
-	build := catalog.BuildOptions{Policy: rt.opts.Policy, Scope: scope, Hooks: rt.opts.Hooks}
+	build := rt.buildOptions(scope)
 	var infos []surface.NamespaceInfo
-	if cat, err := catalog.Build(tools, build); err == nil {
+	quiet := build
+	quiet.Skip = func(error) {} // surface.Apply builds again and reports the skipped tools
+	if cat, err := catalog.Build(tools, quiet); err == nil {
 		if ns, err := rt.resolveNamespaces(cat, scope, "", nil); err == nil {
 			for _, in := range ns.Infos() {
 				infos = append(infos, surface.NamespaceInfo{GlobalName: in.GlobalName, Description: in.Description, Prompt: in.Prompt})
@@ -44,10 +50,11 @@ func (rt *Runtime) Stats() Stats {
 	s := rt.store
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.sweepLocked(rt.now())
-	st := Stats{Suspended: len(s.runs)}
+	s.sweepLocked()
+	var st Stats
 	for _, r := range s.runs {
-		if r.snap != nil {
+		if r.state == stateSuspended {
+			st.Suspended++
 			st.SnapshotBytes += r.snap.Bytes()
 		}
 	}
