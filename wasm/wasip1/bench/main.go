@@ -24,10 +24,13 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
+var coldCompile = new(bool)
+
 var inner = wasmtest.Module{Name: "codemode.wasip1.bench.wasm", Pkg: "./wasm/wasip1/bench/inner"}
 
 func main() {
 	n := flag.Int("n", 10, "rounds per figure")
+	flag.BoolVar(coldCompile, "cold", false, "also time compiling the reactor without the cache")
 	flag.Parse()
 	if err := run(*n); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
@@ -58,15 +61,17 @@ func run(n int) error {
 		row("| %s size | %.1f MB raw, %.1f MB gzip | | |", name, float64(len(b))/1e6, float64(gz.Len())/1e6)
 	}
 
-	// Compiling the outer module once without a cache (what a host pays first).
-	cold := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler())
 	wasm, _ := os.ReadFile(paths[wasmtest.Reactor.Name])
-	t0 := time.Now()
-	if _, err := cold.CompileModule(ctx, wasm); err != nil {
-		return err
+	if *coldCompile {
+		// Compiling the outer module once without a cache (what a host pays first).
+		cold := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler())
+		t0 := time.Now()
+		if _, err := cold.CompileModule(ctx, wasm); err != nil {
+			return err
+		}
+		row("| compile the reactor (wazero compiler, no cache, once) | %.0f ms | | |", ms(time.Since(t0)))
+		cold.Close(ctx)
 	}
-	row("| compile the reactor (wazero compiler, no cache, once) | %.0f ms | | |", ms(time.Since(t0)))
-	cold.Close(ctx)
 
 	r := wasmtest.NewRuntime(ctx) // compiler + on-disk cache
 	defer r.Close(ctx)
@@ -82,7 +87,7 @@ func run(n int) error {
 	for i := range 3 {
 		var out bytes.Buffer
 		t0 := time.Now()
-		_, err := r.InstantiateModule(ctx, cmd, wazero.NewModuleConfig().WithName(fmt.Sprint("cmd", i)).
+		_, err := r.InstantiateModule(ctx, cmd, wasmtest.ModuleConfig().WithName(fmt.Sprint("cmd", i)).
 			WithArgs("codemode", "exec", "-e", "return 1").WithStdout(&out))
 		if ee, ok := err.(interface{ ExitCode() uint32 }); err != nil && (!ok || ee.ExitCode() != 0) {
 			return err
@@ -94,10 +99,16 @@ func run(n int) error {
 	}
 	row("| command: instantiate + first result (`exec -e 'return 1'`) | %.0f ms | | median of 3, compiled module cached |", measure.Median(firsts))
 
-	// Reactor: instantiate + _initialize + create_runtime + first exec, then
-	// trivial execs and host-tool round trips.
+	// Reactor: compile (cached), then instantiate + _initialize +
+	// create_runtime + first exec, then trivial execs and host-tool round trips.
+	t0 := time.Now()
+	compiled, err := r.CompileModule(ctx, wasm)
+	if err != nil {
+		return err
+	}
+	row("| reactor: compile from the wazero cache | %.0f ms | | |", ms(time.Since(t0)))
 	t0 = time.Now()
-	mod, err := r.InstantiateWithConfig(ctx, wasm, wazero.NewModuleConfig().WithName("reactor").WithStartFunctions())
+	mod, err := r.InstantiateModule(ctx, compiled, wasmtest.ModuleConfig().WithName("reactor").WithStartFunctions())
 	if err != nil {
 		return err
 	}
@@ -145,7 +156,7 @@ func run(n int) error {
 	var in measure.Figures
 	var out bytes.Buffer
 	innerWasm, _ := os.ReadFile(paths[inner.Name])
-	if _, err := r.InstantiateWithConfig(ctx, innerWasm, wazero.NewModuleConfig().WithName("inner").
+	if _, err := r.InstantiateWithConfig(ctx, innerWasm, wasmtest.ModuleConfig().WithName("inner").
 		WithArgs("inner", fmt.Sprint(n)).WithStdout(&out).WithStderr(os.Stderr)); err != nil {
 		if ee, ok := err.(interface{ ExitCode() uint32 }); !ok || ee.ExitCode() != 0 {
 			return err
@@ -164,10 +175,10 @@ func run(n int) error {
 	}
 	row("| reactor: trivial exec (`return 1`, exec export) | %.2f ms | native compiler %.3f ms | %.0fx |", measure.Median(trivial), nc.TrivialExec, measure.Median(trivial)/nc.TrivialExec)
 	row("| reactor: one host-tool round trip (exec -> waiting, settle, wait -> completed) | %.2f ms | | |", measure.Median(trip))
-	row("| in wasm: runtime setup (core.New: compile + cold template) | %.0f ms | native compiler %.1f ms, interpreter %.1f ms | %.0fx / %.0fx |", in.Setup, nc.Setup, ni.Setup, in.Setup/nc.Setup, in.Setup/ni.Setup)
-	row("| in wasm: fresh VM from the template | %.2f ms | native compiler %.3f ms, interpreter %.3f ms | %.0fx / %.0fx |", in.FreshVM, nc.FreshVM, ni.FreshVM, in.FreshVM/nc.FreshVM, in.FreshVM/ni.FreshVM)
-	row("| in wasm: trivial exec (core.Exec) | %.2f ms | native compiler %.3f ms, interpreter %.3f ms | %.0fx / %.0fx |", in.TrivialExec, nc.TrivialExec, ni.TrivialExec, in.TrivialExec/nc.TrivialExec, in.TrivialExec/ni.TrivialExec)
-	row("| in wasm: compute, fib(20) cell | %.0f ms | native compiler %.1f ms, interpreter %.0f ms | %.0fx / %.1fx |", in.Fib20, nc.Fib20, ni.Fib20, in.Fib20/nc.Fib20, in.Fib20/ni.Fib20)
+	row("| in wasm: runtime setup (core.New: compile + cold template) | %.0f ms | native compiler %.1f ms, interpreter %.1f ms | %.1fx / %.2fx |", in.Setup, nc.Setup, ni.Setup, in.Setup/nc.Setup, in.Setup/ni.Setup)
+	row("| in wasm: fresh VM from the template | %.2f ms | native compiler %.3f ms, interpreter %.3f ms | %.1fx / %.2fx |", in.FreshVM, nc.FreshVM, ni.FreshVM, in.FreshVM/nc.FreshVM, in.FreshVM/ni.FreshVM)
+	row("| in wasm: trivial exec (core.Exec) | %.2f ms | native compiler %.3f ms, interpreter %.3f ms | %.1fx / %.2fx |", in.TrivialExec, nc.TrivialExec, ni.TrivialExec, in.TrivialExec/nc.TrivialExec, in.TrivialExec/ni.TrivialExec)
+	row("| in wasm: compute, fib(20) cell | %.0f ms | native compiler %.1f ms, interpreter %.0f ms | %.1fx / %.2fx |", in.Fib20, nc.Fib20, ni.Fib20, in.Fib20/nc.Fib20, in.Fib20/ni.Fib20)
 
 	fmt.Printf("## GOOS=wasip1 modules (issue 14), measured %s\n\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
 	fmt.Printf("Command: `./build.sh bench-wasip1 -n %d` (`go run ./wasm/wasip1/bench`). Machine: %s/%s, %d CPUs, %s, wazero compiler for the outer module.\n\n",

@@ -2,6 +2,7 @@ package wasmtest_test
 
 import (
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -23,8 +24,11 @@ func Example_wazeroHost() {
 	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().WithCompilationCache(cache))
 	defer r.Close(ctx)
 	wasi_snapshot_preview1.MustInstantiate(ctx, r)
-	mod, err := r.InstantiateWithConfig(ctx, wasm, wazero.NewModuleConfig().
-		WithStartFunctions().WithStdout(os.Stdout).WithStderr(os.Stderr)) // a reactor: no _start
+	// A reactor: no _start. Real clocks, sleep and randomness: wazero's defaults
+	// are fakes, and the core needs them for timeoutMs, timers and run ids.
+	mod, err := r.InstantiateWithConfig(ctx, wasm, wazero.NewModuleConfig().WithStartFunctions().
+		WithSysWalltime().WithSysNanotime().WithSysNanosleep().WithRandSource(rand.Reader).
+		WithStdout(os.Stdout).WithStderr(os.Stderr))
 	if err != nil {
 		panic(err)
 	}

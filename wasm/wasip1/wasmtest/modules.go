@@ -8,6 +8,7 @@ package wasmtest
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"os"
 	"os/exec"
@@ -51,6 +52,14 @@ func Build(m Module) (string, error) {
 		return "", fmt.Errorf("go build %s: %v\n%s", m.Pkg, err, b)
 	}
 	return out, nil
+}
+
+// ModuleConfig is wazero's module config with what the core needs from its
+// host: the real clocks (wazero's defaults are fake, which breaks timeoutMs and
+// timers), a real sleep (the Go scheduler idles in poll_oneoff) and
+// crypto-grade randomness (run ids). Add args, streams and mounts to it.
+func ModuleConfig() wazero.ModuleConfig {
+	return wazero.NewModuleConfig().WithSysWalltime().WithSysNanotime().WithSysNanosleep().WithRandSource(rand.Reader)
 }
 
 // NewRuntime is a wazero runtime with the compiler (the outer module is

@@ -67,7 +67,7 @@ func TestCommandUnderWazero(t *testing.T) {
 	} {
 		var stdout, stderr bytes.Buffer
 		t0 := time.Now()
-		cfg := wazero.NewModuleConfig().WithArgs(append([]string{"codemode"}, tc.args...)...).
+		cfg := wasmtest.ModuleConfig().WithArgs(append([]string{"codemode"}, tc.args...)...).
 			WithStdout(&stdout).WithStderr(&stderr).WithFSConfig(wazero.NewFSConfig().WithDirMount(dir, "/data"))
 		_, err := r.InstantiateModule(ctx, compiled, cfg)
 		code := uint32(0)
@@ -99,7 +99,7 @@ func newReactor(t *testing.T, initialize bool) *reactor {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mod, err := r.InstantiateWithConfig(ctx, wasm, wazero.NewModuleConfig().WithStartFunctions().WithStderr(os.Stderr))
+	mod, err := r.InstantiateWithConfig(ctx, wasm, wasmtest.ModuleConfig().WithStartFunctions().WithStderr(os.Stderr))
 	if err != nil {
 		t.Fatal(err)
 	}
