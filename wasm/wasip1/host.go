@@ -296,15 +296,20 @@ func (r *hostRuntime) call(kind, runID string, do func(core.CallInfo) core.Resul
 	return ans
 }
 
-// forget drops the bookkeeping of a run that ended.
+// forget drops the bookkeeping of a run that ended or was aborted.
 func (r *hostRuntime) forget(runID string) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
+	ended := map[string]bool{}
 	for k, v := range r.parents {
 		if v == runID {
 			delete(r.parents, k)
+			ended[k] = true
 		}
 	}
+	r.mu.Unlock()
+	// Its open host calls can no longer be settled, even before their tool
+	// goroutines (which run only during some export) see the run's end.
+	r.calls.drop(ended)
 }
 
 // SettleRequest answers one host call: either result or error.

@@ -124,6 +124,17 @@ func (h *hostCalls) settle(id string, a answer) error {
 	return nil
 }
 
+// drop forgets the open calls started by the given exec/wait call ids.
+func (h *hostCalls) drop(parents map[string]bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for id, c := range h.pending {
+		if parents[c.parent] {
+			delete(h.pending, id)
+		}
+	}
+}
+
 // forRun lists the unsettled calls started by any of the given exec/wait call
 // ids, in issue order.
 func (h *hostCalls) forRun(runID string, parents map[string]string) []HostCall {
