@@ -48,6 +48,7 @@ type run struct {
 	result  quickjs.Value // the cell's [ok, value] promise, a box in guest memory
 	calls   map[string]*pendingCall
 	settled chan settlement
+	outside *outside // pending calls waiting for the host (WaitOutside)
 	yield   *quickjs.Resolvers
 	seq     int
 	timers  runTimers
@@ -93,6 +94,7 @@ func (r *run) init() error {
 	r.calls = map[string]*pendingCall{}
 	// Room for every pending call and timer: a settlement never blocks.
 	r.settled = make(chan settlement, r.rt.cfg.MaxPendingToolCalls+maxPendingTimers+1)
+	r.outside = newOutside()
 	r.mcpIDs = map[string]map[string]string{}
 	var mcpSpecs []catalog.Spec
 	for _, e := range r.cat.MCPEntries() {
@@ -273,7 +275,8 @@ func (r *run) pump(ctx context.Context, deadline time.Time, resumed bool) Result
 		if len(r.calls) == 0 {
 			return r.end(r.failure("", "the program is awaiting a promise that nothing will ever settle (no tool call is pending)"))
 		}
-		if r.restartSafe && (!resumed || delivered > 0) {
+		// Every pending call waits for the host (WaitOutside): pumping cannot help.
+		if (r.restartSafe && (!resumed || delivered > 0)) || r.outside.count() >= len(r.calls) {
 			return r.suspend("pending_tools")
 		}
 		select {
@@ -282,6 +285,7 @@ func (r *run) pump(ctx context.Context, deadline time.Time, resumed bool) Result
 			if err := r.deliver(s); err != nil {
 				return r.end(r.guestFailure(err))
 			}
+		case <-r.outside.notify: // a call now waits for the host: check again
 		case <-timer.C:
 			return r.suspend("pending_tools")
 		case <-ctx.Done():
