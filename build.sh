@@ -133,6 +133,14 @@ test_hostjs() {
   npx playwright test tests/e2e/hostjs
 }
 
+# bench_web: the IDE's page load to first result (cold and warm) and its download
+# raw/gzip/brotli in Chromium; writes its section of tests/bench/RESULTS.md.
+bench_web() {
+  build
+  log "bench-web: page load to first result, bundle sizes (Debian chromium)"
+  node tests/bench/web/bench.mjs
+}
+
 bench() {
   deps
   log "benchmarks (ours vs the quickjs-wasi reference on Node.js, same run)"
@@ -156,6 +164,7 @@ case "$cmd" in
   deps) deps ;;
   build) build ;;
   web) deps; web ;;
+  bench-web) bench_web ;;
   run) run "$@" ;;
   test) test_ ;;
   bench) bench "$@" ;;
