@@ -111,7 +111,13 @@ test_() {
 test_hostjs_go() {
   deps
   log "GOOS=js suites on the host engine in Node.js"
-  GOOS=js GOARCH=wasm go test -count=1 -timeout 10m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" \
+  # Skipped: the tests of the load-time loop guard (core/engine/internal/loopguard)
+  # and of wazero's Close. The host engine runs a module the host compiled, which
+  # cannot be rewritten, so long built-ins are bounded from outside there (the
+  # page's worker, a Worker's CPU limit); wazero's interpreter under GOOS=js would
+  # take minutes per case.
+  GOOS=js GOARCH=wasm go test -count=1 -timeout 15m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" \
+    -skip 'TestLongBuiltinsEndAsTimeoutOnBothEngines|TestCancellingTheContextStopsALongBuiltin|TestOtherGoroutinesRunWhileAGuestIsInsideABuiltin|TestCloseLeavesAHostEngineOpen' \
     ./core/ ./core/engine/jsengine/ ./internal/quickjs/
 }
 
