@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one entry point: ./build.sh deps | build | run | test | bench | fuzz
+# The one entry point: ./build.sh deps | build | run | test | bench | bench-http | fuzz
 # Every subcommand installs what it needs first, so each works on a fresh clone.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -49,6 +49,7 @@ build() {
 # (GOOS=js, -trimpath, stripped), quickjs.wasm (checksum-checked again), the Go
 # toolchain's own wasm_exec.js, and .gz/.br variants of each. Never committed.
 build_web() {
+  deps
   local out=build/web
   mkdir -p "$out"
   log "build/web: codemode.wasm (GOOS=js)"
@@ -74,19 +75,36 @@ build_web() {
 # build_web (after it in build) writes the .gz/.br variants; stale ones of an
 # earlier build are removed here so a server never sends an old bundle.
 web() {
+  deps
   log "web IDE -> build/web"
   go run ./web/build -out build/web
   rm -f build/web/ide.js.gz build/web/ide.js.br build/web/ide.css.gz build/web/ide.css.br build/web/index.html.gz build/web/index.html.br
 }
 
-# run: the main job. Today: a cell against the example toolset; pass exec flags through.
-
+# run: the main job: set up, build, and serve the HTTP API (and the web IDE when
+# build/web exists) on 127.0.0.1:8787 with the example toolset and server-everything
+# (examples/codemode.json5). Any arguments are a codemode subcommand instead:
+# ./build.sh run exec -e 'return 1'.
 run() {
   deps
+  mkdir -p build
+  go build -trimpath -o build/codemode ./cmd/codemode
+  web
+  build_web
   if [ $# -eq 0 ]; then
-    set -- exec --wait -e 'const [t] = await tools.search("list shipments"); const s = await tools.callValue(t.id, {}); text(`${s.length} shipments`); return s.filter((x) => !x.paid && x.tons > 10);'
+    set -- serve --config examples/codemode.json5 --addr 127.0.0.1:8787
   fi
-  go run ./cmd/codemode "$@"
+  exec build/codemode "$@"
+}
+
+# bench-http: the load run against a real codemode serve on 127.0.0.1 (50 sessions x
+# 20 exec/wait cycles); prints throughput, latency percentiles, peak RSS and the
+# no-loss checks. Pass flags through, e.g. ./build.sh bench-http -sessions 10.
+bench_http() {
+  deps
+  mkdir -p build
+  go build -trimpath -o build/codemode ./cmd/codemode
+  go run ./tests/bench/httpload -bin build/codemode "$@"
 }
 
 test_() {
@@ -106,7 +124,13 @@ test_() {
 test_hostjs_go() {
   deps
   log "GOOS=js suites on the host engine in Node.js"
-  GOOS=js GOARCH=wasm go test -count=1 -timeout 10m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" \
+  # Skipped: the tests of the load-time loop guard (core/engine/internal/loopguard)
+  # and of wazero's Close. The host engine runs a module the host compiled, which
+  # cannot be rewritten, so long built-ins are bounded from outside there (the
+  # page's worker, a Worker's CPU limit); wazero's interpreter under GOOS=js would
+  # take minutes per case.
+  GOOS=js GOARCH=wasm go test -count=1 -timeout 15m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" \
+    -skip 'TestLongBuiltinsEndAsTimeoutOnBothEngines|TestCancellingTheContextStopsALongBuiltin|TestOtherGoroutinesRunWhileAGuestIsInsideABuiltin|TestCloseLeavesAHostEngineOpen' \
     ./core/ ./core/engine/jsengine/ ./internal/quickjs/
 }
 
@@ -115,11 +139,12 @@ test_hostjs_go() {
 # the real codemode serve with the example toolset and server-everything.
 e2e_serve() {
   local port="${1:?usage: ./build.sh e2e-serve PORT}"
-  build >&2
+  mkdir -p build
+  build > build/e2e-build.log 2>&1 || { cat build/e2e-build.log >&2; die "build failed"; }
   rm -rf build/e2e && mkdir -p build/e2e
   cp -r build/web build/e2e/web
   cp -r tests/e2e/hostjs/fixture build/e2e/hostjs
-  exec build/codemode serve --config tests/e2e/hostjs/serve.json5 --addr "127.0.0.1:$port" --static build/e2e
+  exec build/codemode serve --config tests/e2e/hostjs/serve.json5 --addr "127.0.0.1:$port" --static build/e2e 2> build/e2e/serve.log
 }
 
 # test_hostjs: the hostjs suites: GOOS=js core suites in Node, node --test for
@@ -141,10 +166,33 @@ bench_web() {
   node tests/bench/web/bench.mjs
 }
 
+# bench_hostjs: ours vs quickjs-wasi's own host in Debian's Chromium (one page,
+# one run); figures for tests/bench/RESULTS.md. Extra args go to run.mjs (--out FILE).
+bench_hostjs() {
+  build
+  log "bench-hostjs: staging build/bench-hostjs"
+  rm -rf build/bench-hostjs && mkdir -p build/bench-hostjs/quickjs-wasi
+  cp -r build/web build/bench-hostjs/web
+  cp -r tests/bench/hostjs/page build/bench-hostjs/page
+  cp tests/bench/workloads.json build/bench-hostjs/
+  cp node_modules/quickjs-wasi/dist/*.js build/bench-hostjs/quickjs-wasi/
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o build/bench-hostjs/driver.wasm ./tests/bench/hostjs/driver
+  node tests/bench/hostjs/run.mjs "$@"
+}
+
 bench() {
   deps
   log "benchmarks (ours vs the quickjs-wasi reference on Node.js, same run)"
   go run ./tests/bench "$@"
+}
+
+# bench-limits: overshoot past timeoutMs of every long built-in on both wazero
+# engines, and what the loop guard costs against no guard and wazero's
+# WithCloseOnContextDone (tests/bench/RESULTS.md, "Limits"). Takes ~2-4 min.
+bench_limits() {
+  deps
+  log "time limit: overshoot per long built-in, cost of stopping guests from outside"
+  go run ./tests/benchlimits "$@"
 }
 
 # fuzz: run every fuzz target briefly (FUZZTIME=30s ./build.sh fuzz for longer).
@@ -159,19 +207,14 @@ fuzz() {
   done
 }
 
+# Dispatch: every subcommand is the function of the same name ('-' becomes '_'; test is
+# test_ because `test` is a shell builtin). Adding a subcommand = adding a function.
 cmd="${1:-help}"; shift || true
-case "$cmd" in
-  deps) deps ;;
-  build) build ;;
-  web) deps; web ;;
-  bench-web) bench_web ;;
-  run) run "$@" ;;
-  test) test_ ;;
-  bench) bench "$@" ;;
-  fuzz) fuzz ;;
-  test-hostjs-go) test_hostjs_go ;;
-  build-web) deps; build_web ;;
-  e2e-serve) e2e_serve "$@" ;;
-  test-hostjs) test_hostjs ;;
-  *) echo "usage: ./build.sh deps|build|run [codemode args]|test|bench|fuzz" >&2; exit 2 ;;
-esac
+fn="${cmd//-/_}"; [ "$fn" = test ] && fn=test_
+case "$fn" in help|log|die|sha256|"") fn="" ;; esac
+if [ -n "$fn" ] && declare -F "$fn" >/dev/null; then
+  "$fn" "$@"
+else
+  subs=$(declare -F | awk '{print $3}' | grep -vE '^(log|die|sha256)$|^_' | sed 's/^test_$/test/; s/_/-/g' | tr '\n' '|')
+  echo "usage: ./build.sh ${subs%|}" >&2; exit 2
+fi

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"slices"
 	"strconv"
-	"time"
 	"unicode/utf8"
 
 	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/internal/strictjson"
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/internal/quickjs"
 	json "github.com/goccy/go-json"
@@ -63,7 +63,13 @@ func (r *run) readRequest(vm *quickjs.VM, args []quickjs.Value) (request, error)
 	if len(s) > maxBridgeRequest {
 		return req, &quickjs.Throw{Name: "RangeError", Message: "bridge message of " + strconv.Itoa(len(s)) + " bytes is too large"}
 	}
-	if err := json.Unmarshal([]byte(s), &req); err != nil {
+	// Guest-serialized JSON is never passed on as it is: parsed strictly and
+	// re-serialized, so raw values (json output, tool inputs) are clean too.
+	b, err := strictjson.Canonical([]byte(s))
+	if err != nil {
+		return req, &quickjs.Throw{Name: "TypeError", Message: "bridge: malformed message (" + err.Error() + ")"}
+	}
+	if err := json.Unmarshal(b, &req); err != nil {
 		return req, &quickjs.Throw{Name: "TypeError", Message: "bridge: malformed message"}
 	}
 	return req, nil
@@ -87,14 +93,11 @@ func (r *run) hostSync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (q
 		if req.Limit != nil {
 			limit = *req.Limit
 		}
-		out = r.cat.Search(req.Query, catalog.SearchLimit(limit, r.rt.cfg.SearchDefaultLimit, r.rt.cfg.MaxSearchLimit))
+		out = r.cat.Search(req.Query, catalog.SearchLimit(limit, r.rt.cfg.EffectiveSearchDefaultLimit(), r.rt.cfg.MaxSearchLimit))
 	case "describe":
 		out, err = r.cat.Describe(req.ID)
 	case "timer.cancel":
-		if c, ok := r.timers[req.Token]; ok {
-			delete(r.timers, req.Token)
-			close(c)
-		}
+		r.cancelTimer(req.Token)
 	case "mcp.api":
 		tool := ""
 		if req.Tool != nil {
@@ -169,11 +172,14 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 		r.yield = &res
 		return p, nil
 	}
+	if req.Op == "timer" {
+		return r.startTimer(vm, req.Token, req.Ms)
+	}
 	job, toolID, err := r.job(req)
 	if err != nil {
 		return 0, err
 	}
-	if max := r.rt.cfg.MaxPendingToolCalls; len(r.calls) >= max {
+	if max := r.rt.cfg.MaxPendingToolCalls; r.pendingToolCalls() >= max {
 		return 0, &quickjs.Throw{Name: "RangeError", Message: "too many pending tool calls (maxPendingToolCalls = " + strconv.Itoa(max) + "); await some before starting more"}
 	}
 	p, res, err := vm.NewPromise()
@@ -182,8 +188,10 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 	}
 	id := r.nextID("call")
 	r.calls[id] = &pendingCall{id: id, kind: req.Op, toolID: toolID, res: res}
-	ctx, settled := r.ctx, r.settled
+	ctx, done := r.jobContext()
+	settled := r.settled
 	go func() {
+		defer done()
 		s := settlement{id: id}
 		v, err := safeRun(ctx, job)
 		if err != nil {
@@ -251,8 +259,6 @@ func (r *run) job(req request) (func(context.Context) (any, error), string, erro
 			return nil, "", &quickjs.Throw{Name: "Error", Message: "namespace tool " + toolName + " is not in this run's catalog"}
 		}
 		return r.catalogJob(id, catalog.ViaNamespace, input, details)
-	case "timer":
-		return r.timerJob(req.Token, req.Ms), "", nil
 	case "mcp.resource", "mcp.prompt":
 		srv := r.server(req.Server)
 		if srv == nil {
@@ -272,31 +278,6 @@ func (r *run) job(req request) (func(context.Context) (any, error), string, erro
 		return func(ctx context.Context) (any, error) { return srv.GetPrompt(ctx, name, args) }, "", nil
 	}
 	return nil, "", &quickjs.Throw{Name: "TypeError", Message: "bridge: unknown operation"}
-}
-
-// maxTimerMs bounds one setTimeout delay (a day); longer waits belong in tools.
-const maxTimerMs = 24 * 60 * 60 * 1000
-
-// timerJob waits ms, or less when the guest clears the timer (token) or the run
-// ends. A cleared timer settles at once, so it never holds the run open.
-func (r *run) timerJob(token int64, ms float64) func(context.Context) (any, error) {
-	cancel := make(chan struct{})
-	if r.timers == nil {
-		r.timers = map[int64]chan struct{}{}
-	}
-	r.timers[token] = cancel
-	d := time.Duration(min(max(ms, 0), maxTimerMs) * float64(time.Millisecond))
-	return func(ctx context.Context) (any, error) {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-cancel:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-		return nil, nil
-	}
 }
 
 // catalogJob is a nested call through the catalog's one execution path (hooks,

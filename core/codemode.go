@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/codemode-go/codemode/core/catalog"
@@ -68,6 +69,11 @@ type Runtime struct {
 	qjs   *quickjs.Runtime
 	store *store
 	now   func() time.Time
+	// ownEngine is the engine New created (nil when the host passed one in);
+	// Close releases it.
+	ownEngine engine.Engine
+	life      lifecycle
+	releaseMu sync.Once
 }
 
 // New validates the config and loads QuickJS-WASI. A failure here is the spec's
@@ -80,6 +86,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, errors.New("code mode is disabled (tools.codeMode.enabled is not true)")
 	}
 	eng := opts.Engine
+	var own engine.Engine
 	if eng == nil {
 		// Linear memory never shrinks: cap pages at the QuickJS limit plus room
 		// for the 1 MiB C stack, static data and allocator slack.
@@ -97,6 +104,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 			}
 			eng = e
 		}
+		own = eng
 	}
 	q, err := quickjs.New(ctx, quickjs.Config{
 		Engine:        eng,
@@ -105,19 +113,19 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		Deterministic: opts.Deterministic,
 	})
 	if err != nil {
+		if own != nil {
+			own.Close(ctx)
+		}
 		return nil, &UnavailableError{Err: err}
 	}
 	now := opts.Now
 	if now == nil {
 		now = time.Now
 	}
-	return &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(), now: now}, nil
-}
-
-// Close drops every suspended run and releases the engine.
-func (rt *Runtime) Close(ctx context.Context) error {
-	rt.store.clear()
-	return rt.qjs.Close(ctx)
+	ttl := time.Duration(opts.Config.SnapshotTtlSeconds) * time.Second
+	rt := &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(ttl, now), now: now, ownEngine: own}
+	rt.life.released = make(chan struct{})
+	return rt, nil
 }
 
 // Config returns the runtime's configuration.

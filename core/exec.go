@@ -47,6 +47,13 @@ type CallInfo struct {
 
 // Exec runs one cell. It always returns a Result; failures are results too.
 func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result {
+	if !rt.enter() {
+		return failed(CodeRuntimeUnavailable, msgClosed, Telemetry{})
+	}
+	defer rt.leave()
+	if ctx.Err() != nil {
+		return failed("", msgAborted, Telemetry{})
+	}
 	src, lang, msg := rt.checkInput(in)
 	cat, visible, err := rt.buildCatalog(ctx, call.Scope)
 	var tel Telemetry
@@ -76,11 +83,17 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 		}
 		in = next
 	}
+	if err := cellcheck.Bounds(src, lang == config.LanguageTypeScript); err != nil {
+		return failed(CodeInvalidInput, err.Error(), tel)
+	}
 	if err := cellcheck.Check(src); err != nil {
 		return failed(CodeInvalidInput, err.Error(), tel)
 	}
 	if lang == config.LanguageTypeScript {
 		js, err := tsx.Transform(src)
+		if err == nil {
+			err = cellcheck.CompiledBounds(js)
+		}
 		if err != nil {
 			return failed(CodeInvalidInput, err.Error(), tel)
 		}
@@ -101,10 +114,17 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 
 // Wait resumes a suspended run.
 func (rt *Runtime) Wait(ctx context.Context, call CallInfo, in WaitInput) Result {
+	if !rt.enter() {
+		return failed(CodeRuntimeUnavailable, msgClosed, Telemetry{})
+	}
+	defer rt.leave()
+	if ctx.Err() != nil {
+		return failed("", msgAborted, Telemetry{}) // the run stays suspended
+	}
 	if strings.TrimSpace(in.RunID) == "" {
 		return failed(CodeInvalidInput, "wait needs a runId from a waiting exec result.", Telemetry{})
 	}
-	r, msg := rt.store.take(in.RunID, call.Principal, call.Scope, rt.now())
+	r, msg := rt.store.take(in.RunID, call.Principal, call.Scope)
 	if r == nil {
 		return failed(CodeInvalidInput, msg, Telemetry{})
 	}
