@@ -89,9 +89,9 @@ run() {
   deps
   mkdir -p build
   go build -trimpath -o build/codemode ./cmd/codemode
-  web
-  build_web
   if [ $# -eq 0 ]; then
+    web # the web IDE (ide.js, ide.css, index.html) ...
+    build_web # ... and the hostjs files beside it, served at /
     set -- serve --config examples/codemode.json5 --addr 127.0.0.1:8787
   fi
   exec build/codemode "$@"
