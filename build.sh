@@ -117,6 +117,16 @@ test_() {
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
   test_hostjs
+  test_ide
+}
+
+# test_ide: the web IDE's Playwright suite (tests/e2e/ide) in Debian's chromium,
+# against `codemode serve` with the IDE at / and a static copy on another origin
+# (playwright.config.ts starts both; its first webServer builds everything).
+test_ide() {
+  deps
+  log "Playwright: tests/e2e/ide (the web IDE, Debian chromium)"
+  npx playwright test tests/e2e/ide
 }
 
 # test_hostjs_go: the core's suites under GOOS=js in Node.js on the host's own
