@@ -38,6 +38,7 @@ build() {
   log "go build"
   mkdir -p build
   go build -o build/codemode ./cmd/codemode
+  web
   build_web
   log "cross-compile checks: GOOS=js and GOOS=wasip1"
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
@@ -73,12 +74,24 @@ build_web() {
 # build/web exists) on 127.0.0.1:8787 with the example toolset and server-everything
 # (examples/codemode.json5). Any arguments are a codemode subcommand instead:
 # ./build.sh run exec -e 'return 1'.
+# web: the IDE (web/) bundled with esbuild's Go API into build/web (ide.js with
+# CodeMirror 6, ide.css, index.html); the hostjs shim's files sit beside them.
+# build_web (after it in build) writes the .gz/.br variants; stale ones of an
+# earlier build are removed here so a server never sends an old bundle.
+web() {
+  log "web IDE -> build/web"
+  go run ./web/build -out build/web
+  rm -f build/web/ide.js.gz build/web/ide.js.br build/web/ide.css.gz build/web/ide.css.br build/web/index.html.gz build/web/index.html.br
+}
+
+# run: the main job. Today: a cell against the example toolset; pass exec flags through.
+
 run() {
   deps
   mkdir -p build
   go build -trimpath -o build/codemode ./cmd/codemode
-  build_web
   if [ $# -eq 0 ]; then
+    build_web # the web IDE and the hostjs files served at /
     set -- serve --config examples/codemode.json5 --addr 127.0.0.1:8787
   fi
   exec build/codemode "$@"

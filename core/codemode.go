@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -17,7 +18,9 @@ import (
 	"github.com/codemode-go/codemode/core/engine"
 	"github.com/codemode-go/codemode/core/engine/wazeroengine"
 	"github.com/codemode-go/codemode/core/mcp"
+	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/quickjs"
+	"github.com/codemode-go/codemode/internal/quickjs/wasmbin"
 )
 
 //go:embed guest/prelude.js
@@ -60,6 +63,24 @@ type Options struct {
 	Transcript *Transcript
 	// Now is the clock for snapshot expiry (tests); nil means time.Now.
 	Now func() time.Time
+
+	// QuickJSWasm is quickjs.wasm from the npm package quickjs-wasi@3.7.0. It
+	// must match the pinned sha256 (wasmbin.SHA256 in this repository). A module
+	// fetched with go get embeds no binary, so its users set this or
+	// QuickJSWasmPath; nil and "" take the copy built into this repository's
+	// builds (./build.sh deps), and New says exactly what to do when there is none.
+	QuickJSWasm []byte
+	// QuickJSWasmPath is a file holding the same binary, typically
+	// "node_modules/quickjs-wasi/quickjs.wasm" after `npm i quickjs-wasi@3.7.0`.
+	// QuickJSWasm wins when both are set.
+	QuickJSWasmPath string
+	// Logger receives what the host must see and the model must not: a tool's
+	// panic value, a tool left out of the catalog and why, a broken plugin
+	// namespace, an engine trap. Nil discards these records.
+	Logger *slog.Logger
+	// Namespaces is the plugin namespace registry runs resolve against; nil is
+	// the process default (namespace.Default).
+	Namespaces *namespace.Registry
 }
 
 // Runtime runs Code Mode cells. It is safe for concurrent use.
@@ -79,11 +100,24 @@ type Runtime struct {
 // New validates the config and loads QuickJS-WASI. A failure here is the spec's
 // runtime_unavailable: Code Mode fails closed rather than falling back.
 func New(ctx context.Context, opts Options) (*Runtime, error) {
+	if isZeroConfig(opts.Config) {
+		return nil, errors.New(msgZeroConfig)
+	}
 	if err := opts.Config.Validate(); err != nil {
 		return nil, err
 	}
 	if !opts.Config.Enabled {
-		return nil, errors.New("code mode is disabled (tools.codeMode.enabled is not true)")
+		return nil, errors.New("code mode is disabled (tools.codeMode.enabled is not true): set cfg.Enabled = true")
+	}
+	// Nil leaves the choice to quickjs.New: the embedded binary, or an error
+	// saying how to hand one in.
+	var wasm []byte
+	if opts.QuickJSWasm != nil || opts.QuickJSWasmPath != "" {
+		b, err := wasmbin.Select(opts.QuickJSWasm, opts.QuickJSWasmPath)
+		if err != nil {
+			return nil, &UnavailableError{Err: err}
+		}
+		wasm = b
 	}
 	eng := opts.Engine
 	var own engine.Engine
@@ -108,6 +142,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	}
 	q, err := quickjs.New(ctx, quickjs.Config{
 		Engine:        eng,
+		Wasm:          wasm,
 		HostFunctions: []string{hostSync, hostAsync},
 		Prelude:       preludeSource,
 		Deterministic: opts.Deterministic,
@@ -122,10 +157,26 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if now == nil {
 		now = time.Now
 	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Namespaces == nil {
+		opts.Namespaces = namespace.Default()
+	}
 	ttl := time.Duration(opts.Config.SnapshotTtlSeconds) * time.Second
 	rt := &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(ttl, now), now: now, ownEngine: own}
 	rt.life.released = make(chan struct{})
 	return rt, nil
+}
+
+// msgZeroConfig answers a Runtime made without a config: the zero Config's
+// limits are all 0, and listing the first out-of-range field would hide the fix.
+const msgZeroConfig = "core.Options.Config is not set: start from the defaults, " +
+	"cfg := config.Default(); cfg.Enabled = true (or read a tools.codeMode document with config.Parse)"
+
+// isZeroConfig reports a Config no one filled in (not even from Default).
+func isZeroConfig(c config.Config) bool {
+	return c.Runtime == "" && c.Mode == "" && c.Languages == nil && c.TimeoutMs == 0 && c.MemoryLimitBytes == 0
 }
 
 // Config returns the runtime's configuration.

@@ -97,6 +97,7 @@ type ToolError struct {
 	Message string `json:"message"`
 }
 
+// Error is the message.
 func (e *ToolError) Error() string { return e.Message }
 
 // CallTool runs one catalog tool for a core running elsewhere, through the same
@@ -113,7 +114,7 @@ func (rt *Runtime) CallTool(ctx context.Context, call CallInfo, id string, input
 	if strings.HasPrefix(id, string(catalog.SourceMCP)+":") {
 		via = catalog.ViaMCP
 	}
-	res, err := safeCall(ctx, cat, id, input, catalog.CallContext{CallID: call.CallID, Via: via})
+	res, err := cat.Call(ctx, id, input, catalog.CallContext{CallID: call.CallID, Via: via})
 	status := StatusCompleted
 	var te *ToolError
 	if err != nil {
@@ -123,18 +124,6 @@ func (rt *Runtime) CallTool(ctx context.Context, call CallInfo, id string, input
 		Nested: cat.Trajectory().Calls()})
 	return res, te
 }
-
-// safeCall is catalog.Call with a panicking tool turned into an error.
-func safeCall(ctx context.Context, cat *catalog.Catalog, id string, input json.RawMessage, cc catalog.CallContext) (res catalog.Result, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			res, err = catalog.Result{}, errToolPanicked
-		}
-	}()
-	return cat.Call(ctx, id, input, cc)
-}
-
-var errToolPanicked = errors.New("the tool failed unexpectedly")
 
 func toolError(ctx context.Context, err error) *ToolError {
 	code := "tool_failed"

@@ -45,9 +45,6 @@ func TestLongBuiltinsEndAsTimeoutOnBothEngines(t *testing.T) {
 	}{{"compiler", false}, {"interpreter", true}} {
 		rt := newRuntimeWith(t, func(c *config.Config) { c.TimeoutMs = 300 }, func(o *core.Options) { o.Interpreter = engine.interp })
 		for _, tc := range longbuiltins.Cases {
-			if engine.interp && !tc.Interpreter {
-				continue
-			}
 			t.Run(engine.name+"/"+tc.Name, func(t *testing.T) {
 				r := execWithin(t, rt, context.Background(), tc.Code, livenessBound)
 				mustFail(t, r, core.CodeTimeout, "timeoutMs")

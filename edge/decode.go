@@ -192,7 +192,12 @@ func joinPath(path, key string) string {
 
 // fieldName renders a field path for a message; keys come from the client, so
 // long or odd ones are quoted and cut rather than pasted in whole.
-func fieldName(path string) string { return "field " + quoteField(path) }
+func fieldName(path string) string {
+	if path == "" {
+		return "the request body"
+	}
+	return "field " + quoteField(path)
+}
 
 func quoteField(path string) string {
 	if len(path) > 80 {

@@ -74,3 +74,13 @@ func TestToolsCallRefusesExactlyAsTheGuest(t *testing.T) {
 		}
 	}
 }
+
+func TestCatalogQueryIsStrict(t *testing.T) {
+	srv := newServer(t, edge.Options{})
+	if a := do(t, "GET", srv.URL+"/v1/catalog?agent=a", "", ""); a.status != 400 || a.errorCode(t) != edge.CodeUnknownField {
+		t.Fatalf("unknown query parameter: %d %s", a.status, a.body)
+	}
+	if a := do(t, "HEAD", srv.URL+"/v1/catalog", "", ""); a.status != 200 || len(a.body) != 0 {
+		t.Fatalf("HEAD: %d %q", a.status, a.body)
+	}
+}

@@ -79,7 +79,8 @@ func TestBadInput(t *testing.T) {
 		code, mentions          string
 	}{
 		{"malformed JSON", "/v1/exec", `{"code": "x",`, "", 400, edge.CodeInvalidJSON, "not valid JSON"},
-		{"not an object", "/v1/exec", `[1]`, "", 400, edge.CodeWrongType, "must be an object"},
+		{"not an object", "/v1/exec", `[1]`, "", 400, edge.CodeWrongType, "the request body must be an object (got an array)"},
+		{"null body", "/v1/wait", `null`, "", 400, edge.CodeWrongType, "the request body must be an object (got null)"},
 		{"empty body", "/v1/exec", ``, "application/json", 400, edge.CodeInvalidJSON, "empty"},
 		{"unknown field", "/v1/exec", `{"cod":"x",` + scope + `}`, "", 400, edge.CodeUnknownField, `"cod"`},
 		{"unknown field by case", "/v1/exec", `{"Code":"x",` + scope + `}`, "", 400, edge.CodeUnknownField, `"Code"`},

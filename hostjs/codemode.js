@@ -92,6 +92,18 @@ function goOptions(o) {
   };
 }
 
+// callIdOf checks the optional {callId} of exec/wait ("" when absent); a bad
+// one rejects like every other input error of exec/wait.
+const callIdOf = (opts, method) => new Promise((resolve) => resolve(callIdText(opts, method)));
+function callIdText(opts, method) {
+  if (opts === undefined) return "";
+  if (!isObject(opts)) throw new TypeError(`${method}: options must be an object {callId?}`);
+  if (opts.callId !== undefined && (typeof opts.callId !== "string" || opts.callId.length > 128)) {
+    throw new TypeError(`${method}: options.callId must be a string of at most 128 characters`);
+  }
+  return opts.callId ?? "";
+}
+
 const rethrow = (e) => {
   if (e instanceof Error) throw e;
   const err = new Error(e && e.message ? e.message : String(e));
@@ -250,8 +262,11 @@ class CodeMode extends EventTarget {
     if (r.telemetry) this._telemetry = r.telemetry;
     return r;
   }
-  /** @param {{code: string, language?: string, restartSafe?: boolean}} input */
-  exec(input) {
+  /**
+   * @param {{code: string, language?: string, restartSafe?: boolean}} input
+   * @param {{callId?: string}} [opts] callId names this call in transcript()
+   */
+  exec(input, opts) {
     if (!isObject(input)) return Promise.reject(new TypeError("exec: input must be an object {code, language?, restartSafe?}"));
     for (const k of Object.keys(input)) {
       if (!["code", "command", "language", "restartSafe"].includes(k)) return Promise.reject(new TypeError(`exec: unknown field "${k}"`));
@@ -261,12 +276,24 @@ class CodeMode extends EventTarget {
     if (input.command !== undefined && typeof input.command !== "string") return Promise.reject(new TypeError("exec: input.command must be a string"));
     if (input.language !== undefined && typeof input.language !== "string") return Promise.reject(new TypeError("exec: input.language must be a string"));
     if (input.restartSafe !== undefined && typeof input.restartSafe !== "boolean") return Promise.reject(new TypeError("exec: input.restartSafe must be a boolean"));
-    return this._result("exec", [JSON.stringify(input)]);
+    return callIdOf(opts, "exec").then((cid) => this._result("exec", [JSON.stringify(input), cid]));
   }
-  /** @param {{runId: string}} input */
-  wait(input) {
+  /**
+   * @param {{runId: string}} input
+   * @param {{callId?: string}} [opts] callId names this call in transcript()
+   */
+  wait(input, opts) {
     if (!isObject(input) || typeof input.runId !== "string") return Promise.reject(new TypeError("wait: input.runId must be a string"));
-    return this._result("wait", [JSON.stringify({ runId: input.runId })]);
+    return callIdOf(opts, "wait").then((cid) => this._result("wait", [JSON.stringify({ runId: input.runId }), cid]));
+  }
+  /** Every exec/wait of this core with its nested tool calls: {entries: [...]}. */
+  async transcript() {
+    return JSON.parse(await this._call("transcript", []));
+  }
+  /** Parses tools.codeMode JSON/JSON5 text with the core's parser: the effective config, or an Error with the core's message. */
+  async checkConfig(text) {
+    if (typeof text !== "string") throw new TypeError("checkConfig: text must be a string");
+    return JSON.parse(await this._call("checkConfig", [text]));
   }
   /** @param {"plain"|"anthropic"|"openai"} [format] */
   async surface(format = "plain") {

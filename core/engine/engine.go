@@ -38,9 +38,11 @@ type Host interface {
 // work, whatever the guest is doing, including inside a long QuickJS built-in
 // (a huge JSON.stringify, a backtracking regex, sort, BigInt to string, a
 // typed-array copy): every loop iteration and every 256 bytes of bulk memory
-// work count, and a poll comes at least every 2^16 counts (2^12 on the
-// interpreter). Each poll also returns control to Go, so the Go scheduler and
-// garbage collector are never held up by guest code. When Poll returns an
+// work count, and a poll comes every 2^12 counts (2^10 on the interpreter).
+// Each poll also returns control to Go, so the Go scheduler and garbage
+// collector are never held up by guest code. The quickjs driver's Poll stops
+// the guest when its context is done, and quickjs.HardStopSlack (50 ms) after
+// its deadline if QuickJS's own interrupt has not ended it by then. When Poll returns an
 // error the engine stops the instance at once: the export call in progress
 // (and every enclosing one) returns that error, later import calls of the
 // instance are refused the same way, and the instance must be discarded.
