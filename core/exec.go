@@ -37,6 +37,12 @@ type WaitInput struct {
 type CallInfo struct {
 	Scope  Scope
 	CallID string
+	// Principal is the authenticated caller a host vouches for (an HTTP bearer
+	// token's principal, say); empty when the host has no notion of callers. A
+	// suspended run belongs to its principal and scope: a wait from another
+	// principal is answered exactly as one for an unknown runId, so a runId
+	// reveals nothing across principals.
+	Principal string
 }
 
 // Exec runs one cell. It always returns a Result; failures are results too.
@@ -81,7 +87,7 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 		src = js
 	}
 	r := &run{
-		rt: rt, id: newRunID(), scope: call.Scope, parentCallID: call.CallID,
+		rt: rt, id: newRunID(), scope: call.Scope, principal: call.Principal, parentCallID: call.CallID,
 		cat: cat, visible: visible, restartSafe: in.RestartSafe,
 	}
 	if err := r.init(); err != nil {
@@ -98,7 +104,7 @@ func (rt *Runtime) Wait(ctx context.Context, call CallInfo, in WaitInput) Result
 	if strings.TrimSpace(in.RunID) == "" {
 		return failed(CodeInvalidInput, "wait needs a runId from a waiting exec result.", Telemetry{})
 	}
-	r, msg := rt.store.take(in.RunID, call.Scope, rt.now())
+	r, msg := rt.store.take(in.RunID, call.Principal, call.Scope, rt.now())
 	if r == nil {
 		return failed(CodeInvalidInput, msg, Telemetry{})
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codemode-go/codemode/core/internal/apifiles"
 	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/internal/apifiles"
 	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/quickjs"
 )
@@ -22,6 +22,7 @@ type run struct {
 	rt           *Runtime
 	id           string
 	scope        Scope
+	principal    string
 	parentCallID string
 	cat          *catalog.Catalog
 	visible      []string

@@ -39,12 +39,12 @@ func (s *store) put(r *run, now time.Time) bool {
 }
 
 // take claims a run for a wait; the returned message is the failure, if any.
-func (s *store) take(id string, scope Scope, now time.Time) (*run, string) {
+func (s *store) take(id, principal string, scope Scope, now time.Time) (*run, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sweepLocked(now)
 	r, ok := s.runs[id]
-	if !ok {
+	if !ok || r.principal != principal {
 		return nil, msgUnavailable
 	}
 	if r.scope != scope {

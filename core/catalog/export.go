@@ -1,0 +1,37 @@
+package catalog
+
+// Trust says whether a tool's metadata may shape what the model sees: trusted
+// (core and plugin tools, whose schemas give input and output hints) or untrusted
+// (MCP and client tools, whose schemas stay deferred until describe).
+type Trust string
+
+const (
+	Trusted   Trust = "trusted"
+	Untrusted Trust = "untrusted"
+)
+
+// ExportedEntry is one catalog entry as a core running elsewhere (a browser page,
+// a Worker) needs it to present the tool as its own: the
+// ToolCatalogEntryWithSchema plus the trust and owner the remote catalog must
+// keep, and the restartSafe flag it must enforce before relaying a call.
+type ExportedEntry struct {
+	EntryWithSchema
+	Trust       Trust  `json:"trust"`
+	Owner       string `json:"owner"`
+	SideEffects bool   `json:"sideEffects,omitempty"`
+}
+
+// Export lists every entry in catalog order, MCP entries included, with their
+// schemas. It is not counted as a guest describe.
+func (c *Catalog) Export() []ExportedEntry {
+	out := make([]ExportedEntry, 0, len(c.items))
+	for _, it := range c.items {
+		trust := Untrusted
+		if it.spec.Source == SourceOpenClaw {
+			trust = Trusted
+		}
+		out = append(out, ExportedEntry{EntryWithSchema: it.withSchema(), Trust: trust,
+			Owner: it.spec.Owner, SideEffects: it.spec.SideEffects})
+	}
+	return out
+}

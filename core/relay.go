@@ -1,0 +1,159 @@
+package core
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/internal/apifiles"
+	"github.com/codemode-go/codemode/core/mcp"
+	json "github.com/goccy/go-json"
+)
+
+// RemoteCatalog is this runtime's catalog for one scope as a core running
+// elsewhere needs it (a page or a Worker that relays server tools back here
+// through CallTool): every entry with its schemas, trust and owner, and for each
+// visible MCP server what its MCP.<server> namespace shows.
+type RemoteCatalog struct {
+	Entries    []catalog.ExportedEntry `json:"entries"`
+	MCPServers []RemoteMCPServer       `json:"mcpServers"`
+}
+
+// RemoteMCPServer is one visible MCP server: its name, the guest namespace it
+// appears under, its listed resources and prompts, and the declaration files
+// API.read serves for it (rendered from the policy-filtered catalog).
+type RemoteMCPServer struct {
+	Name         string         `json:"name"`
+	Namespace    string         `json:"namespace"`
+	Tools        []string       `json:"tools"`
+	Resources    []mcp.Resource `json:"resources"`
+	Prompts      []mcp.Prompt   `json:"prompts"`
+	Declarations []RemoteFile   `json:"declarations"`
+}
+
+// RemoteFile is one read-only declaration file.
+type RemoteFile struct {
+	Path    string `json:"path"`
+	Content string `json:"content"`
+}
+
+// Catalog builds the run catalog of scope exactly as an exec would (host tools,
+// MCP servers, policy, scope filtering, control and direct-only tools left out)
+// and exports it.
+func (rt *Runtime) Catalog(ctx context.Context, scope Scope) (RemoteCatalog, error) {
+	cat, _, err := rt.buildCatalog(ctx, scope)
+	if err != nil {
+		return RemoteCatalog{}, errors.New("code mode could not build the tool catalog: " + plainMessage(err))
+	}
+	out := RemoteCatalog{Entries: cat.Export(), MCPServers: []RemoteMCPServer{}}
+	var specs []catalog.Spec
+	byServer := map[string][]string{}
+	for _, e := range out.Entries {
+		if e.Source == catalog.SourceMCP {
+			specs = append(specs, catalog.Spec{Name: e.Name, Description: e.Description, Parameters: e.Parameters, Source: catalog.SourceMCP, Owner: e.Owner})
+			byServer[e.Owner] = append(byServer[e.Owner], e.Name)
+		}
+	}
+	decls := apifiles.DeclsFromSpecs(specs)
+	files := apifiles.Render(decls)
+	infos, _ := files.List("")
+	for _, d := range decls {
+		srv := rt.mcpServer(d.Name)
+		rs := RemoteMCPServer{Name: d.Name, Tools: byServer[d.Name], Resources: []mcp.Resource{}, Prompts: []mcp.Prompt{}, Declarations: []RemoteFile{}}
+		if srv != nil {
+			rs.Resources = append(rs.Resources, srv.Resources()...)
+			rs.Prompts = append(rs.Prompts, srv.Prompts()...)
+		}
+		for _, fi := range infos {
+			if fi.Server != d.Name {
+				continue
+			}
+			rs.Namespace = fi.Namespace
+			if content, err := files.Read(fi.Path); err == nil {
+				rs.Declarations = append(rs.Declarations, RemoteFile{Path: fi.Path, Content: content})
+			}
+		}
+		out.MCPServers = append(out.MCPServers, rs)
+	}
+	return out, nil
+}
+
+func (rt *Runtime) mcpServer(name string) *mcp.Server {
+	for _, s := range rt.opts.MCPServers {
+		if s.Name() == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// ToolError is a relayed tool call that failed: a stable code and a message
+// for the model (never a Go type, stack or host path).
+type ToolError struct {
+	// Code is one of unknown_tool, denied, approval_denied, restart_safe,
+	// invalid_input, output_contract, aborted and tool_failed.
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+func (e *ToolError) Error() string { return e.Message }
+
+// CallTool runs one catalog tool for a core running elsewhere, through the same
+// execution path as a guest call (policy, scope, hooks, approvals, output
+// contract, trajectory and the transcript): control and denied tools are unknown
+// ids here exactly as in the guest. MCP ids go the MCP.<server> path, all others
+// the tools.* path. A tool that panics is a failed call, never a crash.
+func (rt *Runtime) CallTool(ctx context.Context, call CallInfo, id string, input json.RawMessage) (catalog.Result, *ToolError) {
+	cat, _, err := rt.buildCatalog(ctx, call.Scope)
+	if err != nil {
+		return catalog.Result{}, &ToolError{Code: "tool_failed", Message: "code mode could not build the tool catalog: " + plainMessage(err)}
+	}
+	via := catalog.ViaTools
+	if strings.HasPrefix(id, string(catalog.SourceMCP)+":") {
+		via = catalog.ViaMCP
+	}
+	res, err := safeCall(ctx, cat, id, input, catalog.CallContext{CallID: call.CallID, Via: via})
+	status := StatusCompleted
+	var te *ToolError
+	if err != nil {
+		status, te = StatusFailed, toolError(ctx, err)
+	}
+	rt.opts.Transcript.add(TranscriptEntry{CallID: call.CallID, Tool: "tools/call", Status: status,
+		Nested: cat.Trajectory().Calls()})
+	return res, te
+}
+
+// safeCall is catalog.Call with a panicking tool turned into an error.
+func safeCall(ctx context.Context, cat *catalog.Catalog, id string, input json.RawMessage, cc catalog.CallContext) (res catalog.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = catalog.Result{}, errToolPanicked
+		}
+	}()
+	return cat.Call(ctx, id, input, cc)
+}
+
+var errToolPanicked = errors.New("the tool failed unexpectedly")
+
+func toolError(ctx context.Context, err error) *ToolError {
+	code := "tool_failed"
+	for _, k := range []struct {
+		kind error
+		code string
+	}{
+		{catalog.ErrUnknownTool, "unknown_tool"}, {catalog.ErrMCPViaTools, "unknown_tool"}, {catalog.ErrNotMCP, "unknown_tool"},
+		{catalog.ErrDenied, "denied"}, {catalog.ErrApprovalDenied, "approval_denied"}, {catalog.ErrRestartSafe, "restart_safe"},
+		{catalog.ErrInvalidInput, "invalid_input"}, {catalog.ErrInvalidOutputSchema, "output_contract"}, {catalog.ErrOutputContract, "output_contract"},
+	} {
+		if errors.Is(err, k.kind) {
+			code = k.code
+			break
+		}
+	}
+	msg := plainMessage(err)
+	if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		code, msg = "aborted", "the tool call was aborted before it finished."
+	}
+	return &ToolError{Code: code, Message: msg}
+}

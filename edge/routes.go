@@ -1,0 +1,232 @@
+package edge
+
+import (
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+
+	"github.com/codemode-go/codemode/core"
+	json "github.com/goccy/go-json"
+)
+
+// Scope is the wire scope of every POST route: the agent run the caller acts
+// for (not the Code Mode runId exec hands out).
+type Scope struct {
+	AgentID    string `json:"agentId"`
+	SessionID  string `json:"sessionId"`
+	SessionKey string `json:"sessionKey"`
+	AgentRunID string `json:"agentRunId"`
+}
+
+func (s *Scope) core() core.Scope {
+	return core.Scope{AgentID: s.AgentID, SessionID: s.SessionID, SessionKey: s.SessionKey, AgentRunID: s.AgentRunID}
+}
+
+// ExecRequest is the body of POST /v1/exec.
+type ExecRequest struct {
+	Code        *string `json:"code"`
+	Command     *string `json:"command"`
+	Language    *string `json:"language"`
+	RestartSafe *bool   `json:"restartSafe"`
+	Scope       *Scope  `json:"scope"`
+}
+
+// WaitRequest is the body of POST /v1/wait.
+type WaitRequest struct {
+	RunID *string `json:"runId"`
+	Scope *Scope  `json:"scope"`
+}
+
+// SurfaceRequest is the body of POST /v1/surface.
+type SurfaceRequest struct {
+	Scope  *Scope  `json:"scope"`
+	Format *string `json:"format"`
+}
+
+// ToolCallRequest is the body of POST /v1/tools/call.
+type ToolCallRequest struct {
+	ID     *string         `json:"id"`
+	Input  json.RawMessage `json:"input"`
+	Scope  *Scope          `json:"scope"`
+	CallID *string         `json:"callId"`
+}
+
+// ToolCallResponse is a relayed call's success: the tool's structured details
+// and, when it has any, its content blocks.
+type ToolCallResponse struct {
+	Details json.RawMessage   `json:"details"`
+	Content []json.RawMessage `json:"content,omitempty"`
+}
+
+// ToolCallError is a relayed call's failure, answered with status 200 because
+// the relay worked and the tool did not: the remote core hands it to the guest
+// as a catchable error. Code is core.ToolError's.
+type ToolCallError struct {
+	Error core.ToolError `json:"error"`
+}
+
+func str(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// readBody reads and strictly decodes a JSON body into v. A declared length
+// over the limit is refused before a byte is read; an undeclared one stops at
+// the limit, so a 64 MiB body costs at most the limit.
+func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, v any) *apiError {
+	ct := r.Header.Get("Content-Type")
+	mt, params, err := mime.ParseMediaType(ct)
+	if ct == "" || err != nil || mt != "application/json" {
+		return &apiError{http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "send the body as Content-Type: application/json (got " + quoteField(ct) + ")"}
+	}
+	if cs, ok := params["charset"]; ok && cs != "utf-8" && cs != "UTF-8" {
+		return &apiError{http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "the body must be UTF-8 (got charset " + quoteField(cs) + ")"}
+	}
+	tooLarge := &apiError{http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "request body exceeds " + strconv.FormatInt(h.maxBody, 10) + " bytes"}
+	if r.ContentLength > h.maxBody {
+		w.Header().Set("Connection", "close")
+		return tooLarge
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+	if err != nil {
+		var mb *http.MaxBytesError
+		if errors.As(err, &mb) {
+			w.Header().Set("Connection", "close")
+			return tooLarge
+		}
+		return badRequest(CodeInvalidJSON, "the request body could not be read")
+	}
+	return decodeStrict(body, v)
+}
+
+func missing(field string) *apiError {
+	return badRequest(CodeMissingField, "field "+strconv.Quote(field)+" is required")
+}
+
+func (h *Handler) exec(w http.ResponseWriter, r *http.Request, rc *requestContext) {
+	var req ExecRequest
+	if err := h.readBody(w, r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if req.Scope == nil {
+		writeError(w, missing("scope"))
+		return
+	}
+	in := core.ExecInput{Code: str(req.Code), Command: str(req.Command), Language: str(req.Language)}
+	if req.RestartSafe != nil {
+		in.RestartSafe = *req.RestartSafe
+	}
+	res := h.rt.Exec(r.Context(), core.CallInfo{Scope: req.Scope.core(), Principal: rc.principal, CallID: newCallID("exec")}, in)
+	rc.runID = res.RunID
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (h *Handler) wait(w http.ResponseWriter, r *http.Request, rc *requestContext) {
+	var req WaitRequest
+	if err := h.readBody(w, r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if req.Scope == nil {
+		writeError(w, missing("scope"))
+		return
+	}
+	rc.runID = str(req.RunID)
+	res := h.rt.Wait(r.Context(), core.CallInfo{Scope: req.Scope.core(), Principal: rc.principal, CallID: newCallID("wait")}, core.WaitInput{RunID: str(req.RunID)})
+	writeJSON(w, http.StatusOK, res)
+}
+
+func (h *Handler) surface(w http.ResponseWriter, r *http.Request, rc *requestContext) {
+	var req SurfaceRequest
+	if err := h.readBody(w, r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	if req.Scope == nil {
+		writeError(w, missing("scope"))
+		return
+	}
+	format := str(req.Format)
+	switch format {
+	case "", "plain", "anthropic", "openai":
+	default:
+		writeError(w, badRequest(CodeInvalidField, `field "format" must be "plain", "anthropic" or "openai" (got `+quoteField(format)+")"))
+		return
+	}
+	s, err := h.rt.Surface(r.Context(), req.Scope.core(), false)
+	if err != nil {
+		writeError(w, &apiError{http.StatusInternalServerError, CodeInternal, "the server could not build the tool surface"})
+		return
+	}
+	var tools any = s.Tools
+	switch format {
+	case "anthropic":
+		tools = s.Anthropic()
+	case "openai":
+		tools = s.OpenAI()
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"tools": tools})
+}
+
+// catalog takes its scope from the query (a GET has no body); absent fields
+// are empty, as in a body's scope.
+func (h *Handler) catalog(w http.ResponseWriter, r *http.Request, rc *requestContext) {
+	q := r.URL.Query()
+	for k := range q {
+		switch k {
+		case "agentId", "sessionId", "sessionKey", "agentRunId":
+		default:
+			writeError(w, badRequest(CodeUnknownField, "query parameter "+quoteField(k)+" is not known (known: agentId, sessionId, sessionKey, agentRunId)"))
+			return
+		}
+	}
+	scope := Scope{AgentID: q.Get("agentId"), SessionID: q.Get("sessionId"), SessionKey: q.Get("sessionKey"), AgentRunID: q.Get("agentRunId")}
+	c, err := h.rt.Catalog(r.Context(), scope.core())
+	if err != nil {
+		writeError(w, &apiError{http.StatusInternalServerError, CodeInternal, "the server could not build the tool catalog"})
+		return
+	}
+	writeJSON(w, http.StatusOK, c)
+}
+
+func (h *Handler) toolsCall(w http.ResponseWriter, r *http.Request, rc *requestContext) {
+	var req ToolCallRequest
+	if err := h.readBody(w, r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	switch {
+	case req.Scope == nil:
+		writeError(w, missing("scope"))
+		return
+	case req.ID == nil || *req.ID == "":
+		writeError(w, missing("id"))
+		return
+	}
+	if len(req.Input) == 0 || string(req.Input) == "null" {
+		req.Input = json.RawMessage(`{}`)
+	}
+	callID := str(req.CallID)
+	if callID == "" {
+		callID = newCallID("relay")
+	}
+	res, terr := h.rt.CallTool(r.Context(), core.CallInfo{Scope: req.Scope.core(), Principal: rc.principal, CallID: callID}, *req.ID, req.Input)
+	if terr != nil {
+		writeJSON(w, http.StatusOK, ToolCallError{*terr})
+		return
+	}
+	details := res.Details
+	if len(details) == 0 {
+		details = json.RawMessage("null")
+	}
+	writeJSON(w, http.StatusOK, ToolCallResponse{Details: details, Content: res.Content})
+}
+
+func (h *Handler) healthz(w http.ResponseWriter, r *http.Request, rc *requestContext) {
+	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "version": h.opts.Version, "engine": h.opts.Engine})
+}

@@ -1,0 +1,116 @@
+package edge
+
+import (
+	"fmt"
+	"mime"
+	"net/http"
+	"os"
+	"path"
+	"strings"
+)
+
+// staticFiles serves a directory (the web IDE's build/web) read-only. Paths
+// are resolved inside an os.Root, so nothing outside the directory is
+// reachable through "..", absolute paths or symlinks. A request for x.wasm is
+// answered from x.wasm.br or x.wasm.gz when the client accepts that encoding
+// and the variant exists, with the original's Content-Type.
+type staticFiles struct {
+	root *os.Root
+}
+
+func newStaticFiles(dir string) (*staticFiles, error) {
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("edge: static directory %q does not exist or is not a directory", dir)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, fmt.Errorf("edge: static directory %q cannot be opened", dir)
+	}
+	return &staticFiles{root: root}, nil
+}
+
+// Content types a browser must get exactly; the rest comes from the mime
+// package's table.
+var staticTypes = map[string]string{
+	".wasm": "application/wasm",
+	".js":   "text/javascript; charset=utf-8",
+	".mjs":  "text/javascript; charset=utf-8",
+	".css":  "text/css; charset=utf-8",
+	".html": "text/html; charset=utf-8",
+	".json": "application/json",
+	".map":  "application/json",
+	".ts":   "text/plain; charset=utf-8",
+	".svg":  "image/svg+xml",
+}
+
+func contentType(name string) string {
+	ext := strings.ToLower(path.Ext(name))
+	if t, ok := staticTypes[ext]; ok {
+		return t
+	}
+	if t := mime.TypeByExtension(ext); t != "" {
+		return t
+	}
+	return "application/octet-stream"
+}
+
+func (s *staticFiles) serve(w http.ResponseWriter, r *http.Request) {
+	name := strings.TrimPrefix(path.Clean("/"+r.URL.Path), "/")
+	if name == "" || strings.HasSuffix(r.URL.Path, "/") {
+		name = path.Join(name, "index.html")
+	}
+	if fi, err := s.root.Stat(name); err == nil && fi.IsDir() {
+		name = path.Join(name, "index.html")
+	}
+	h := w.Header()
+	h.Set("Content-Type", contentType(name))
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Add("Vary", "Accept-Encoding")
+	accept := r.Header.Get("Accept-Encoding")
+	for _, v := range []struct{ enc, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
+		if !acceptsEncoding(accept, v.enc) {
+			continue
+		}
+		if s.serveFile(w, r, name+v.ext, v.enc) {
+			return
+		}
+	}
+	if !s.serveFile(w, r, name, "") {
+		h.Del("Content-Type")
+		h.Del("Vary")
+		writeError(w, &apiError{http.StatusNotFound, CodeNotFound, "no file " + quoteField(r.URL.Path)})
+	}
+}
+
+// serveFile answers with one regular file; false when it does not exist.
+func (s *staticFiles) serveFile(w http.ResponseWriter, r *http.Request, name, encoding string) bool {
+	f, err := s.root.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	if encoding != "" {
+		w.Header().Set("Content-Encoding", encoding)
+	}
+	http.ServeContent(w, r, path.Base(name), fi.ModTime(), f)
+	return true
+}
+
+// acceptsEncoding reports whether an Accept-Encoding header allows enc with a
+// non-zero quality.
+func acceptsEncoding(header, enc string) bool {
+	for _, part := range strings.Split(header, ",") {
+		name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		if !strings.EqualFold(strings.TrimSpace(name), enc) {
+			continue
+		}
+		q := strings.ReplaceAll(params, " ", "")
+		return !(q == "q=0" || q == "q=0.0" || q == "q=0.00" || q == "q=0.000")
+	}
+	return false
+}
