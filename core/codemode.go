@@ -58,7 +58,24 @@ type Options struct {
 	Transcript *Transcript
 	// Now is the clock for snapshot expiry (tests); nil means time.Now.
 	Now func() time.Time
+	// InterruptsPerSecond is how many QuickJS interrupt checks the engine makes
+	// per second of guest CPU; the interrupt budget of a run is timeoutMs worth
+	// of them. It bounds a busy cell where the wall clock stands still during
+	// CPU work (a deployed Cloudflare Worker): measure it for the engine that
+	// runs there. 0 means DefaultInterruptsPerSecond.
+	InterruptsPerSecond int64
+	// RelayOnly builds a runtime that never loads QuickJS: it serves Catalog,
+	// CallTool and Surface, and Exec and Wait answer runtime_unavailable. A
+	// stateless front whose cells run elsewhere (the Cloudflare Worker's Go
+	// front, a new instance per request) answers tool relays with it without
+	// paying for a VM on every request.
+	RelayOnly bool
 }
+
+// DefaultInterruptsPerSecond is the interrupt budget rate when the engine's own
+// rate is not known: generous enough that the wall-clock deadline, where the
+// clock moves, always fires first.
+const DefaultInterruptsPerSecond = 20000
 
 // Runtime runs Code Mode cells. It is safe for concurrent use.
 type Runtime struct {
@@ -77,6 +94,16 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	}
 	if !opts.Config.Enabled {
 		return nil, errors.New("code mode is disabled (tools.codeMode.enabled is not true)")
+	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	if opts.InterruptsPerSecond < 0 {
+		return nil, errors.New("core: InterruptsPerSecond must not be negative")
+	}
+	if opts.RelayOnly {
+		return &Runtime{opts: opts, cfg: opts.Config, store: newStore(), now: now}, nil
 	}
 	eng := opts.Engine
 	if eng == nil {
@@ -98,18 +125,29 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if err != nil {
 		return nil, &UnavailableError{Err: err}
 	}
-	now := opts.Now
-	if now == nil {
-		now = time.Now
-	}
 	return &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(), now: now}, nil
 }
 
 // Close drops every suspended run and releases the engine.
 func (rt *Runtime) Close(ctx context.Context) error {
 	rt.store.clear()
+	if rt.qjs == nil {
+		return nil
+	}
 	return rt.qjs.Close(ctx)
 }
+
+// interruptBudget is timeoutMs worth of interrupt checks at the engine's rate.
+func (rt *Runtime) interruptBudget() int64 {
+	rate := rt.opts.InterruptsPerSecond
+	if rate == 0 {
+		rate = DefaultInterruptsPerSecond
+	}
+	return max(int64(rt.cfg.TimeoutMs)*rate/1000, 1)
+}
+
+// errRelayOnly is Exec's and Wait's answer on a RelayOnly runtime.
+const errRelayOnly = "code mode runtime unavailable: this runtime only relays tool calls; cells run in another core."
 
 // Config returns the runtime's configuration.
 func (rt *Runtime) Config() config.Config { return rt.cfg }

@@ -47,6 +47,9 @@ type CallInfo struct {
 
 // Exec runs one cell. It always returns a Result; failures are results too.
 func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result {
+	if rt.qjs == nil {
+		return failed(CodeRuntimeUnavailable, errRelayOnly, Telemetry{})
+	}
 	src, lang, msg := rt.checkInput(in)
 	cat, visible, err := rt.buildCatalog(ctx, call.Scope)
 	var tel Telemetry
@@ -101,6 +104,9 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 
 // Wait resumes a suspended run.
 func (rt *Runtime) Wait(ctx context.Context, call CallInfo, in WaitInput) Result {
+	if rt.qjs == nil {
+		return failed(CodeRuntimeUnavailable, errRelayOnly, Telemetry{})
+	}
 	if strings.TrimSpace(in.RunID) == "" {
 		return failed(CodeInvalidInput, "wait needs a runId from a waiting exec result.", Telemetry{})
 	}

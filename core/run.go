@@ -121,7 +121,7 @@ func (r *run) limits(deadline time.Time) quickjs.Limits {
 		// Where the clock stands still in a busy loop (Workers) the budget stops
 		// it; natively the wall clock fires long before (QuickJS checks about
 		// once per 10,000 back jumps and calls).
-		InterruptBudget: int64(r.rt.cfg.TimeoutMs) * 20,
+		InterruptBudget: r.rt.interruptBudget(),
 	}
 }
 
