@@ -14,7 +14,6 @@ import (
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/engine"
-	"github.com/codemode-go/codemode/core/engine/wazeroengine"
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/internal/quickjs"
 )
@@ -110,7 +109,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		// Linear memory never shrinks: cap pages at the QuickJS limit plus room
 		// for the 1 MiB C stack, static data and allocator slack.
 		pages := uint32(opts.Config.MemoryLimitBytes/engine.PageSize)*5/4 + 64
-		e, err := wazeroengine.New(ctx, wazeroengine.Options{Interpreter: opts.Interpreter, MaxMemoryPages: pages})
+		e, err := newWazero(ctx, opts.Interpreter, pages)
 		if err != nil {
 			return nil, &UnavailableError{Err: err}
 		}

@@ -9,7 +9,6 @@ import (
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/internal/cellcheck"
-	"github.com/codemode-go/codemode/core/internal/tsx"
 	"github.com/codemode-go/codemode/core/namespace"
 	json "github.com/goccy/go-json"
 )
@@ -83,7 +82,7 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 		return failed(CodeInvalidInput, err.Error(), tel)
 	}
 	if lang == config.LanguageTypeScript {
-		js, err := tsx.Transform(src)
+		js, err := transformTS(src)
 		if err != nil {
 			return failed(CodeInvalidInput, err.Error(), tel)
 		}
