@@ -81,6 +81,82 @@ fuzz() {
   done
 }
 
+# --- Cloudflare Worker (edge/worker): the Go front + the session Durable Object ---
+WORKER_OUT=build/worker
+WORKER_CONFIG=edge/worker/wrangler.jsonc
+# Local workerd (wrangler 4.86.0, the last on Node 20) knows dates up to this one.
+WORKER_LOCAL_DATE=2026-05-03
+
+# worker: build/worker/ = index.mjs + session.mjs + ... (edge/worker/src), front.wasm
+# (the Go front, codemode_relayonly), codemode.js + codemode.wasm + quickjs.wasm
+# (hostjs inline mode, from ./build.sh build), wasm_exec.js (syumai's, which
+# passes the per-request runtime context to Go).
+worker() {
+  deps
+  [ -f build/web/codemode.js ] && [ -f build/web/codemode.wasm ] || build
+  for f in codemode.js codemode.wasm quickjs.wasm; do
+    [ -f "build/web/$f" ] || die "build/web/$f is missing: ./build.sh build must write it (hostjs)"
+  done
+  log "worker: Go front (GOOS=js, codemode_relayonly)"
+  mkdir -p "$WORKER_OUT"
+  GOOS=js GOARCH=wasm go build -tags codemode_relayonly -trimpath -ldflags=-s -o "$WORKER_OUT/front.wasm" ./edge/worker/front
+  local gen; gen=$(mktemp -d)
+  go run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$gen" >/dev/null
+  cp "$gen/wasm_exec.js" "$WORKER_OUT/wasm_exec.js"; rm -rf "$gen"
+  cp edge/worker/src/*.mjs "$WORKER_OUT/"
+  for f in build/web/*.js build/web/quickjs.wasm build/web/codemode.wasm; do
+    case "$(basename "$f")" in wasm_exec.js|worker.js|*.worker.js) continue ;; esac
+    cp "$f" "$WORKER_OUT/"
+  done
+  local raw gz
+  raw=$(cat "$WORKER_OUT"/*.mjs "$WORKER_OUT"/*.js "$WORKER_OUT"/*.wasm | wc -c)
+  gz=$(cat "$WORKER_OUT"/*.mjs "$WORKER_OUT"/*.js "$WORKER_OUT"/*.wasm | gzip -9 | wc -c)
+  log "worker: $WORKER_OUT is $((raw / 1048576)) MiB raw, $((gz / 1048576)) MiB gzip (limit 64 MiB raw)"
+  [ "$raw" -le $((64 * 1048576)) ] || die "the Worker bundle ($raw bytes) exceeds Cloudflare's 64 MiB limit"
+}
+
+# wrangler_dev PORT INSPECTOR_PORT [extra wrangler args]: local workerd, offline and quiet.
+wrangler_dev() {
+  local port=$1 insp=$2; shift 2
+  WRANGLER_SEND_METRICS=false WRANGLER_SEND_ERROR_REPORTS=false CLOUDFLARE_CF_FETCH_ENABLED=false \
+  WRANGLER_HIDE_BANNER=true WRANGLER_LOG_PATH="$PWD/build/wrangler-logs" \
+    exec node_modules/.bin/wrangler dev --local -c "$WORKER_CONFIG" --ip 127.0.0.1 --port "$port" \
+      --inspector-port "$insp" --show-interactive-dev-session=false --log-level log \
+      --compatibility-date "$WORKER_LOCAL_DATE" --persist-to build/worker-state "$@"
+}
+
+# worker-dev [--port N]: build, then serve the Worker on 127.0.0.1 in the foreground.
+# Without CODEMODE_TOKENS in the environment it runs without auth (local only).
+worker_dev() {
+  local port=8787
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --port) port=$2; shift 2 ;;
+      *) die "worker-dev: unknown argument $1 (usage: ./build.sh worker-dev [--port N])" ;;
+    esac
+  done
+  worker
+  local vars=()
+  if [ -n "${CODEMODE_TOKENS:-}" ]; then vars+=(--var "CODEMODE_TOKENS:$CODEMODE_TOKENS"); else vars+=(--var CODEMODE_INSECURE_NO_AUTH:true); fi
+  [ -z "${CODEMODE_MCP_SERVERS:-}" ] || vars+=(--var "CODEMODE_MCP_SERVERS:$CODEMODE_MCP_SERVERS")
+  log "worker-dev: http://127.0.0.1:$port (Ctrl-C stops it)"
+  wrangler_dev "$port" $((port + 1)) "${vars[@]}"
+}
+
+# test-worker: the HTTP conformance suite and the Worker's own tests against local
+# workerd, which the tests start and stop (tests/httpapi, tests/worker).
+test_worker() {
+  worker
+  log "test-worker: tests against local workerd"
+  WORKER_TEST=1 go test -count=1 -timeout 15m ./tests/worker/...
+}
+
+# bench-worker: bundle size, cold start, warm exec, CPU per request, memory with 64 runs.
+bench_worker() {
+  worker
+  WORKER_BENCH=1 go test -count=1 -timeout 20m -run '^$' -bench . -benchtime 1x ./tests/worker/...
+}
+
 cmd="${1:-help}"; shift || true
 case "$cmd" in
   deps) deps ;;
@@ -89,5 +165,9 @@ case "$cmd" in
   test) test_ ;;
   bench) bench "$@" ;;
   fuzz) fuzz ;;
-  *) echo "usage: ./build.sh deps|build|run [codemode args]|test|bench|fuzz" >&2; exit 2 ;;
+  worker) worker ;;
+  worker-dev) worker_dev "$@" ;;
+  test-worker) test_worker ;;
+  bench-worker) bench_worker ;;
+  *) echo "usage: ./build.sh deps|build|run [codemode args]|test|bench|fuzz|worker|worker-dev [--port N]|test-worker|bench-worker" >&2; exit 2 ;;
 esac

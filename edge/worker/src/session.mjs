@@ -83,8 +83,8 @@ export class CodeModeSession extends DurableObject {
     if (!this.#core) {
       this.#core = openCore({
         env: this.env,
+        exports: this.ctx.exports,
         config: msg.config ?? {},
-        serverOrigin: msg.serverOrigin,
         auth: this.#auth,
         interruptsPerSecond: msg.interruptsPerSecond,
       });
