@@ -63,6 +63,15 @@ test_() {
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
 }
 
+# test_hostjs_go: the core's suites under GOOS=js in Node.js on the host's own
+# WebAssembly engine (core/engine/jsengine through hostjs/go_js_wasm_exec.mjs).
+test_hostjs_go() {
+  deps
+  log "GOOS=js suites on the host engine in Node.js"
+  GOOS=js GOARCH=wasm go test -count=1 -timeout 10m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" \
+    ./core/ ./core/engine/jsengine/ ./internal/quickjs/
+}
+
 bench() {
   deps
   log "benchmarks (ours vs the quickjs-wasi reference on Node.js, same run)"
@@ -165,9 +174,10 @@ case "$cmd" in
   test) test_ ;;
   bench) bench "$@" ;;
   fuzz) fuzz ;;
+  test-hostjs-go) test_hostjs_go ;;
   worker) worker ;;
   worker-dev) worker_dev "$@" ;;
   test-worker) test_worker ;;
   bench-worker) bench_worker ;;
-  *) echo "usage: ./build.sh deps|build|run [codemode args]|test|bench|fuzz|worker|worker-dev [--port N]|test-worker|bench-worker" >&2; exit 2 ;;
+  *) echo "usage: ./build.sh deps|build|run [codemode args]|test|bench|fuzz|test-hostjs-go|worker|worker-dev [--port N]|test-worker|bench-worker" >&2; exit 2 ;;
 esac

@@ -46,8 +46,9 @@ type Options struct {
 	// Policy and Hooks apply to every run's catalog.
 	Policy catalog.Policy
 	Hooks  catalog.Hooks
-	// Engine runs QuickJS; nil makes a wazero engine (compiler natively,
-	// interpreter under GOARCH=wasm).
+	// Engine runs QuickJS; nil picks the host's own WebAssembly engine under
+	// GOOS=js when the host installed it (core/engine/jsengine), else a wazero
+	// engine (compiler natively, interpreter under GOARCH=wasm).
 	Engine engine.Engine
 	// Interpreter asks the default engine for wazero's interpreter.
 	Interpreter bool
@@ -109,11 +110,19 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		// Linear memory never shrinks: cap pages at the QuickJS limit plus room
 		// for the 1 MiB C stack, static data and allocator slack.
 		pages := uint32(opts.Config.MemoryLimitBytes/engine.PageSize)*5/4 + 64
-		e, err := newWazero(ctx, opts.Interpreter, pages)
+		h, err := defaultHostEngine(opts, pages)
 		if err != nil {
 			return nil, &UnavailableError{Err: err}
 		}
-		eng = e
+		if h != nil {
+			eng = h
+		} else {
+			e, err := newWazero(ctx, opts.Interpreter, pages)
+			if err != nil {
+				return nil, &UnavailableError{Err: err}
+			}
+			eng = e
+		}
 	}
 	q, err := quickjs.New(ctx, quickjs.Config{
 		Engine:        eng,

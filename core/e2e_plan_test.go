@@ -1,3 +1,5 @@
+//go:build !js && !wasip1
+
 package core_test
 
 import (

@@ -4,17 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net/http"
 	"testing"
-	"time"
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/internal/mcptest"
-	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/mcp/httpmcp"
-	"github.com/codemode-go/codemode/core/mcp/stdio"
 	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/examples/toolset"
 )
@@ -127,39 +121,6 @@ func resetNamespaces(t testing.TB) {
 			t.Error(err)
 		}
 	})
-}
-
-// ---- the real @modelcontextprotocol/server-everything ----
-//
-// Both start the real server through core/internal/mcptest.
-
-// connectEverythingStdio spawns server-everything over stdio as server name.
-func connectEverythingStdio(t testing.TB, name string) *mcp.Server {
-	t.Helper()
-	node, script := mcptest.Script(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	s, err := stdio.Connect(ctx, name, stdio.Command{Path: node, Args: []string{script, "stdio"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
-
-// connectEverythingHTTP runs server-everything in streamableHttp mode on a free
-// loopback port and connects to it as server name.
-func connectEverythingHTTP(t testing.TB, name string) *mcp.Server {
-	t.Helper()
-	endpoint := mcptest.StartHTTP(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	s, err := httpmcp.Connect(ctx, name, endpoint, &http.Client{Timeout: 60 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() }) // runs before the process is stopped
-	return s
 }
 
 // obj decodes a completed value as a JSON object.

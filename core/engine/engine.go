@@ -73,3 +73,11 @@ type Memory interface {
 
 // PageSize is the WebAssembly page size.
 const PageSize = 65536
+
+// NestingLimiter is an optional interface of an Engine whose re-entry depth is
+// bounded by something the process cannot recover from (the host JavaScript
+// engine's native stack). The QuickJS driver refuses a host call nested deeper
+// than MaxNesting with a catchable RangeError in the guest.
+type NestingLimiter interface {
+	MaxNesting() int
+}

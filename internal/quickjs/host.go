@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"errors"
+	"fmt"
 )
 
 // hostCall runs a host function. Whatever happens, including a panic, the guest
@@ -22,6 +23,11 @@ func (vm *VM) hostCall(namePtr, nameLen uint32, this Value, argc, argv uint32) (
 	if fn == nil {
 		return vm.throw(&Throw{Name: "Error", Message: "host function " + string(nb) + " is not available"})
 	}
+	if max := vm.rt.maxNesting; max > 0 && vm.hostDepth >= max {
+		return vm.throw(&Throw{Name: "RangeError", Message: fmt.Sprintf("host calls nested too deeply (limit %d)", max)})
+	}
+	vm.hostDepth++
+	defer func() { vm.hostDepth-- }()
 	var args []Value
 	if argc > 0 {
 		if argc > 64 {

@@ -53,6 +53,10 @@ type Runtime struct {
 	module engine.Module
 	tmpl   *template
 
+	// maxNesting bounds host calls nested in one another (0: unbounded), taken
+	// from an engine.NestingLimiter.
+	maxNesting int
+
 	mu   sync.Mutex
 	pool []pooled
 	rng  uint64 // deterministic randomness state
@@ -99,6 +103,9 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 		return nil, err
 	}
 	r := &Runtime{cfg: cfg, module: mod, rng: cfg.Seed ^ 0x9E3779B97F4A7C15}
+	if l, ok := cfg.Engine.(engine.NestingLimiter); ok {
+		r.maxNesting = l.MaxNesting()
+	}
 	if err := r.buildTemplate(ctx); err != nil {
 		return nil, err
 	}

@@ -44,6 +44,8 @@ type VM struct {
 
 	callbacks map[string]HostFunc
 	depth     int
+	// hostDepth counts host calls on the stack, bounded by Runtime.maxNesting.
+	hostDepth int
 	dead      error
 
 	ctx         context.Context

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codemode-go/codemode/core/engine"
 	"github.com/codemode-go/codemode/core/engine/wazeroengine"
 	"github.com/codemode-go/codemode/internal/quickjs"
 )
@@ -28,10 +29,25 @@ const prelude = `(function (host) {
 
 func newRuntime(t testing.TB, interpreter bool) *quickjs.Runtime {
 	t.Helper()
+	return newRuntimeOn(t, pickEngine(t, interpreter))
+}
+
+// pickEngine is wazero (compiler natively, interpreter on request) or, for the
+// non-interpreter runtime under GOOS=js, the host's own engine.
+func pickEngine(t testing.TB, interpreter bool) engine.Engine {
+	t.Helper()
+	if h := hostEngine(); h != nil && !interpreter {
+		return h
+	}
 	eng, err := wazeroengine.New(context.Background(), wazeroengine.Options{Interpreter: interpreter, MaxMemoryPages: 4096})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return eng
+}
+
+func newRuntimeOn(t testing.TB, eng engine.Engine) *quickjs.Runtime {
+	t.Helper()
 	rt, err := quickjs.New(context.Background(), quickjs.Config{
 		Engine:        eng,
 		HostFunctions: []string{"echo", "fail", "later", "callback"},

@@ -1,0 +1,74 @@
+//go:build js && wasm
+
+package jsengine
+
+import (
+	"runtime"
+	"sync"
+)
+
+// QuickJS's imports land here: hostjs/hostengine.js binds each of the module's
+// imports to one of these exports with the instance id in front. host_call and
+// host_interrupt, the frequent ones, have their own typed entry points; the
+// rest share codemode_import with float64 arguments (every value the ABI passes
+// there fits a float64 exactly).
+
+var (
+	liveMu sync.Mutex
+	live   = map[int32]*instance{}
+)
+
+func lookup(id int32) *instance {
+	liveMu.Lock()
+	in := live[id]
+	liveMu.Unlock()
+	return in
+}
+
+//go:wasmexport codemode_host_call
+func exportHostCall(id, a0, a1, a2, a3, a4 int32) int32 {
+	in := lookup(id)
+	if in == nil {
+		return 0
+	}
+	st := in.stack[:]
+	st[0], st[1], st[2], st[3], st[4] = uint64(uint32(a0)), uint64(uint32(a1)), uint64(uint32(a2)), uint64(uint32(a3)), uint64(uint32(a4))
+	in.host.CallImport(in.mod.hostCallIndex, st)
+	return int32(uint32(st[0]))
+}
+
+//go:wasmexport codemode_host_interrupt
+func exportHostInterrupt(id int32) int32 {
+	in := lookup(id)
+	if in == nil {
+		return 1
+	}
+	st := in.stack[:]
+	st[0] = 0
+	in.host.CallImport(in.mod.interruptIndex, st)
+	// GOOS=js has one thread and a spinning guest never returns to the Go
+	// scheduler on its own: let other goroutines (another run, an abort, an
+	// expired timer) advance at each interrupt check.
+	runtime.Gosched()
+	return int32(uint32(st[0]))
+}
+
+//go:wasmexport codemode_import
+func exportImport(id, index int32, a0, a1, a2, a3 float64) float64 {
+	in := lookup(id)
+	if in == nil || index < 0 || int(index) >= len(in.mod.imports) {
+		return 0
+	}
+	imp := in.mod.imports[index]
+	var st [4]uint64
+	for i, a := range [4]float64{a0, a1, a2, a3} {
+		if i < len(imp.Params) {
+			st[i] = toSlot(imp.Params[i], a)
+		}
+	}
+	in.host.CallImport(int(index), st[:])
+	if len(imp.Results) == 0 {
+		return 0
+	}
+	return fromSlot(imp.Results[0], st[0])
+}

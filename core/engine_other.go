@@ -1,0 +1,8 @@
+//go:build !(js && wasm)
+
+package core
+
+import "github.com/codemode-go/codemode/core/engine"
+
+// defaultHostEngine: outside GOOS=js there is no host engine; wazero is used.
+func defaultHostEngine(Options, uint32) (engine.Engine, error) { return nil, nil }

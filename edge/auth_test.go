@@ -1,0 +1,96 @@
+package edge_test
+
+import (
+	"bytes"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/codemode-go/codemode/edge"
+)
+
+const (
+	aliceToken = "alice-token-0123456789"
+	bobToken   = "bob-token-9876543210xy"
+)
+
+func TestAuthNeedsAValidBearerToken(t *testing.T) {
+	srv := newServer(t, edge.Options{Tokens: []edge.Token{{Principal: "alice", Token: aliceToken}, {Principal: "bob", Token: bobToken}}})
+	body := `{"code":"return 1",` + scope + `}`
+	for _, auth := range []string{"", "Bearer", "Bearer wrong-token-0000000000", "Basic " + aliceToken, aliceToken} {
+		a := do(t, "POST", srv.URL+"/v1/exec", "", body, "Authorization", auth)
+		if a.status != 401 || a.errorCode(t) != edge.CodeUnauthorized || !strings.HasPrefix(a.header.Get("WWW-Authenticate"), "Bearer") {
+			t.Errorf("Authorization %q: %d %s", auth, a.status, a.body)
+		}
+		if strings.Contains(string(a.body), aliceToken) {
+			t.Errorf("answer echoes a token: %s", a.body)
+		}
+	}
+	if a := do(t, "POST", srv.URL+"/v1/exec", aliceToken, body); a.status != 200 || a.json(t)["value"] != 1.0 {
+		t.Fatalf("alice: %d %s", a.status, a.body)
+	}
+	if a := do(t, "GET", srv.URL+"/v1/catalog", "", ""); a.status != 401 {
+		t.Errorf("catalog without a token: %d", a.status)
+	}
+}
+
+// TestAnotherPrincipalsRunLooksUnknown: bob waiting on alice's runId gets
+// exactly the answer for a runId that never existed; alice still resumes it.
+func TestAnotherPrincipalsRunLooksUnknown(t *testing.T) {
+	srv := newServer(t, edge.Options{Tokens: []edge.Token{{Principal: "alice", Token: aliceToken}, {Principal: "bob", Token: bobToken}}})
+	a := do(t, "POST", srv.URL+"/v1/exec", aliceToken, `{"code":"await yield_control(); return 'mine'",`+scope+`}`)
+	runID, _ := a.json(t)["runId"].(string)
+	if runID == "" {
+		t.Fatalf("exec: %s", a.body)
+	}
+	bob := do(t, "POST", srv.URL+"/v1/wait", bobToken, `{"runId":"`+runID+`",`+scope+`}`)
+	unknown := do(t, "POST", srv.URL+"/v1/wait", bobToken, `{"runId":"cm_000000000000000000000000",`+scope+`}`)
+	if bob.status != unknown.status || string(bob.body) != string(unknown.body) {
+		t.Fatalf("bob on alice's run: %d %s\nunknown runId: %d %s", bob.status, bob.body, unknown.status, unknown.body)
+	}
+	other := do(t, "POST", srv.URL+"/v1/wait", aliceToken, `{"runId":"`+runID+`","scope":{"agentId":"a","sessionId":"other"}}`)
+	if !strings.Contains(string(other.body), "different session") {
+		t.Errorf("alice from another session: %s", other.body)
+	}
+	if a := do(t, "POST", srv.URL+"/v1/wait", aliceToken, `{"runId":"`+runID+`",`+scope+`}`); a.json(t)["value"] != "mine" {
+		t.Fatalf("alice's wait: %s", a.body)
+	}
+}
+
+func TestTokensNeverLogged(t *testing.T) {
+	var logs bytes.Buffer
+	srv := newServer(t, edge.Options{Tokens: []edge.Token{{Principal: "alice", Token: aliceToken}},
+		Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	secretCode := "return 'SECRET-CELL-TEXT'"
+	a := do(t, "POST", srv.URL+"/v1/exec", aliceToken, `{"code":"await yield_control(); `+secretCode+`",`+scope+`}`)
+	runID := a.json(t)["runId"].(string)
+	do(t, "POST", srv.URL+"/v1/wait", aliceToken, `{"runId":"`+runID+`",`+scope+`}`)
+	do(t, "POST", srv.URL+"/v1/exec", "wrong-but-logged-token-xx", `{}`)
+	out := logs.String()
+	for _, secret := range []string{aliceToken, "wrong-but-logged-token-xx", "SECRET-CELL-TEXT", "yield_control"} {
+		if strings.Contains(out, secret) {
+			t.Errorf("log contains %q:\n%s", secret, out)
+		}
+	}
+	for _, want := range []string{`"method":"POST"`, `"path":"/v1/exec"`, `"status":200`, `"status":401`, `"runId":"` + runID + `"`, `"duration"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("log lacks %s:\n%s", want, out)
+		}
+	}
+}
+
+func TestNewRefusesBadTokensAndOrigins(t *testing.T) {
+	rt := sharedRuntime(t)
+	for name, opts := range map[string]edge.Options{
+		"short token":       {Tokens: []edge.Token{{Principal: "p", Token: "short"}}},
+		"no principal":      {Tokens: []edge.Token{{Token: aliceToken}}},
+		"shared token":      {Tokens: []edge.Token{{Principal: "a", Token: aliceToken}, {Principal: "b", Token: aliceToken}}},
+		"origin with path":  {AllowedOrigins: []string{"https://app.example/"}},
+		"origin not a URL":  {AllowedOrigins: []string{"app.example"}},
+		"missing directory": {StaticDir: "/nonexistent/static/dir"},
+	} {
+		if _, err := edge.New(rt, opts); err == nil {
+			t.Errorf("%s: New accepted it", name)
+		}
+	}
+}

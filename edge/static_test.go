@@ -1,0 +1,53 @@
+package edge_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/codemode-go/codemode/edge"
+)
+
+func TestStaticFilesWithMIMETypesAndPrecompressedVariants(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"index.html": "<!doctype html><title>ide</title>", "codemode.wasm": "\x00asm-raw",
+		"codemode.wasm.br": "BROTLI", "codemode.wasm.gz": "GZIP", "codemode.js": "export {}",
+		"sub/index.html": "sub",
+	}
+	for name, content := range files {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(filepath.Dir(dir), "outside.txt"), []byte("secret"), 0o644)
+	srv := newServer(t, edge.Options{StaticDir: dir})
+	for _, c := range []struct{ path, accept, ctype, encoding, body string }{
+		{"/", "", "text/html; charset=utf-8", "", files["index.html"]},
+		{"/sub/", "", "text/html; charset=utf-8", "", "sub"},
+		{"/codemode.wasm", "", "application/wasm", "", files["codemode.wasm"]},
+		{"/codemode.wasm", "gzip, deflate, br", "application/wasm", "br", "BROTLI"},
+		{"/codemode.wasm", "gzip", "application/wasm", "gzip", "GZIP"},
+		{"/codemode.wasm", "br;q=0, gzip", "application/wasm", "gzip", "GZIP"},
+		{"/codemode.js", "br", "text/javascript; charset=utf-8", "", "export {}"},
+	} {
+		if c.accept == "" {
+			c.accept = "identity" // else Go's transport asks for gzip itself
+		}
+		req := []string{"Accept-Encoding", c.accept}
+		a := do(t, "GET", srv.URL+c.path, "", "", req...)
+		if a.status != 200 || a.header.Get("Content-Type") != c.ctype || a.header.Get("Content-Encoding") != c.encoding || string(a.body) != c.body {
+			t.Errorf("GET %s (Accept-Encoding %q): %d type=%q enc=%q body=%q", c.path, c.accept, a.status, a.header.Get("Content-Type"), a.header.Get("Content-Encoding"), a.body)
+		}
+	}
+	for _, path := range []string{"/missing.js", "/../outside.txt", "/%2e%2e/outside.txt", "/v1/unknown"} {
+		a := do(t, "GET", srv.URL+path, "", "")
+		if a.status != 404 || a.errorCode(t) != edge.CodeNotFound {
+			t.Errorf("GET %s: %d %s", path, a.status, a.body)
+		}
+	}
+	if a := do(t, "POST", srv.URL+"/index.html", "", "{}"); a.status != 404 {
+		t.Errorf("POST to a static path: %d", a.status)
+	}
+}

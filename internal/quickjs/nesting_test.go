@@ -1,0 +1,72 @@
+package quickjs_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/codemode-go/codemode/core/engine"
+	"github.com/codemode-go/codemode/internal/quickjs"
+)
+
+// bounded gives an engine a nesting bound, as the host engine has one itself.
+type bounded struct {
+	engine.Engine
+	max int
+}
+
+func (b bounded) MaxNesting() int { return b.max }
+
+// nestingRuntime runs on an engine with a nesting bound: the host engine under
+// GOOS=js (its own bound), otherwise wazero with the same bound added.
+func nestingRuntime(t *testing.T) (*quickjs.Runtime, int) {
+	eng := pickEngine(t, false)
+	l, ok := eng.(engine.NestingLimiter)
+	if !ok {
+		b := bounded{eng, 64}
+		eng, l = b, b
+	}
+	rt := newRuntimeOn(t, eng)
+	t.Cleanup(func() { rt.Close(context.Background()) })
+	return rt, l.MaxNesting()
+}
+
+// Guest recursion through host calls ends in a catchable RangeError at the
+// engine's bound, never in a dead host: exactly the bound still works.
+func TestHostCallNestingEndsInCatchableRangeErrorAtTheBound(t *testing.T) {
+	rt, max := nestingRuntime(t)
+	tests := []struct {
+		depth int
+		want  string
+	}{
+		{1, "bottom"},
+		{max, "bottom"},
+		{max + 1, "RangeError: host calls nested too deeply (limit " + fmt.Sprint(max) + ")"},
+		{10 * max, "RangeError: host calls nested too deeply (limit " + fmt.Sprint(max) + ")"},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprint(tc.depth), func(t *testing.T) {
+			vm, err := rt.NewVM(context.Background(), quickjs.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer vm.Close()
+			register(vm)
+			src := fmt.Sprintf(`(() => {
+  const dive = (n) => n === 0 ? "bottom" : hostCallback(() => dive(n - 1));
+  try { return dive(%d); } catch (e) { return e.name + ": " + e.message; }
+})()`, tc.depth)
+			got, err := vm.EvalJSON(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Fatalf("depth %d: got %v, want %q", tc.depth, got, tc.want)
+			}
+			// The VM is still usable after the refusal.
+			if v, err := vm.EvalJSON(`1 + 1`); err != nil || v != float64(2) {
+				t.Fatalf("after: %v %v", v, err)
+			}
+		})
+	}
+}
