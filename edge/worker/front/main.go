@@ -9,11 +9,13 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"syscall/js"
 
 	"github.com/codemode-go/codemode/edge/worker"
 	json "github.com/goccy/go-json"
 	"github.com/syumai/workers"
 	"github.com/syumai/workers/cloudflare"
+	"github.com/syumai/workers/cloudflare/fetch"
 )
 
 // Binding is the Durable Object namespace of the sessions (wrangler.jsonc).
@@ -32,10 +34,11 @@ func main() {
 			unavailable(w, err.Error())
 			return
 		}
-		// Go's net/http uses fetch under GOOS=js outside Node: workerd's
-		// process.argv0 is not "node".
+		// net/http's own fetch transport calls fetch on the runtime-context
+		// proxy ("Illegal invocation" in workerd): call it on globalThis.
+		client := fetch.NewClient(fetch.WithBinding(js.Global().Get("globalThis"))).HTTPClient(fetch.RedirectModeFollow)
 		h, closeAll, err := worker.NewFront(r.Context(), r.URL.Path, worker.FrontOptions{
-			Settings: s, Send: send, Client: http.DefaultClient, Logger: logger,
+			Settings: s, Send: send, Client: client, Logger: logger,
 		})
 		if err != nil {
 			unavailable(w, "the Worker could not start: "+err.Error())
