@@ -38,9 +38,34 @@ build() {
   log "go build"
   mkdir -p build
   go build -o build/codemode ./cmd/codemode
+  build_web
   log "cross-compile checks: GOOS=js and GOOS=wasip1"
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
+}
+
+# build_web: build/web/ for JavaScript hosts: the hostjs shim, codemode.wasm
+# (GOOS=js, -trimpath, stripped), quickjs.wasm (checksum-checked again), the Go
+# toolchain's own wasm_exec.js, and .gz/.br variants of each. Never committed.
+build_web() {
+  local out=build/web
+  mkdir -p "$out"
+  log "build/web: codemode.wasm (GOOS=js)"
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/codemode.wasm" ./wasm/codemode
+  local got; got=$(sha256 "$QJS_SRC")
+  [ "$got" = "$QJS_SHA256" ] || die "$QJS_SRC has sha256 $got, want $QJS_SHA256"
+  cp "$QJS_SRC" "$out/quickjs.wasm"
+  cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"
+  cp hostjs/codemode.js hostjs/codemode.d.ts hostjs/core.js hostjs/hostengine.js hostjs/codemode.worker.js "$out/"
+  echo '{"type": "module"}' > "$out/package.json"
+  node -e '
+    const fs = require("fs"), zlib = require("zlib"), dir = process.argv[1];
+    for (const f of fs.readdirSync(dir)) {
+      if (/\.(gz|br)$/.test(f) || f === "package.json") continue;
+      const b = fs.readFileSync(dir + "/" + f);
+      fs.writeFileSync(dir + "/" + f + ".gz", zlib.gzipSync(b, { level: 9 }));
+      fs.writeFileSync(dir + "/" + f + ".br", zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }));
+    }' "$out"
 }
 
 # run: the main job. Today: a cell against the example toolset; pass exec flags through.
@@ -175,9 +200,10 @@ case "$cmd" in
   bench) bench "$@" ;;
   fuzz) fuzz ;;
   test-hostjs-go) test_hostjs_go ;;
+  build-web) deps; build_web ;;
   worker) worker ;;
   worker-dev) worker_dev "$@" ;;
   test-worker) test_worker ;;
   bench-worker) bench_worker ;;
-  *) echo "usage: ./build.sh deps|build|run [codemode args]|test|bench|fuzz|test-hostjs-go|worker|worker-dev [--port N]|test-worker|bench-worker" >&2; exit 2 ;;
+  *) echo "usage: ./build.sh deps|build|build-web|run [codemode args]|test|bench|fuzz|test-hostjs-go|worker|worker-dev [--port N]|test-worker|bench-worker" >&2; exit 2 ;;
 esac

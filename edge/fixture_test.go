@@ -34,13 +34,19 @@ func extraTools() []catalog.Tool {
 	obj := json.RawMessage(`{"type":"object"}`)
 	return []catalog.Tool{
 		testTool{catalog.Spec{Name: "boom", Description: "Panics.", Parameters: obj, Owner: "core"},
-			func(context.Context, catalog.Call) (catalog.Result, error) { panic("kaboom at /home/secret/path.go:12") }},
+			func(context.Context, catalog.Call) (catalog.Result, error) {
+				panic("kaboom at /home/secret/path.go:12")
+			}},
 		testTool{catalog.Spec{Name: "fail", Description: "Fails.", Parameters: obj, Owner: "core"},
-			func(context.Context, catalog.Call) (catalog.Result, error) { return catalog.Result{}, errors.New("fail: it failed") }},
+			func(context.Context, catalog.Call) (catalog.Result, error) {
+				return catalog.Result{}, errors.New("fail: it failed")
+			}},
 		testTool{catalog.Spec{Name: "exec", Description: "Code Mode exec.", Parameters: obj, Owner: "core", Control: true},
 			func(context.Context, catalog.Call) (catalog.Result, error) { return catalog.Result{}, nil }},
 		testTool{catalog.Spec{Name: "secret_admin", Description: "Denied by policy.", Parameters: obj, Owner: "core"},
-			func(context.Context, catalog.Call) (catalog.Result, error) { return catalog.Result{Details: json.RawMessage(`"ran"`)}, nil }},
+			func(context.Context, catalog.Call) (catalog.Result, error) {
+				return catalog.Result{Details: json.RawMessage(`"ran"`)}, nil
+			}},
 	}
 }
 

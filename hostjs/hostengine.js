@@ -125,7 +125,7 @@ export function installHostEngine(go, opts = {}) {
     sp_set(id, v) { insts[id].sp.value = v; },
   };
 
-  globalThis.__codemodeHostEngine = {
+  const glue = {
     quickjsModule: opts.quickjsModule,
     registerModule(mod, table) {
       const names = WebAssembly.Module.exports(mod).filter((e) => e.kind === "function").map((e) => e.name);
@@ -135,9 +135,15 @@ export function installHostEngine(go, opts = {}) {
   };
 
   return {
-    /** @param {WebAssembly.Instance} instance the Go instance */
+    /**
+     * Binds the Go instance and publishes the glue for it. Call it right before
+     * go.run(instance): the Go side reads the global once while it starts, so
+     * several Go instances can share one realm.
+     * @param {WebAssembly.Instance} instance the Go instance
+     */
     bind(instance) {
       gx = instance.exports;
+      globalThis.__codemodeHostEngine = glue;
     },
   };
 }

@@ -1,11 +1,15 @@
-// Command codemode runs Code Mode cells natively against the built-in example
-// toolset and prints each CodeModeResult as one JSON line.
+// Command codemode serves the Code Mode HTTP API, or runs one cell natively,
+// against the built-in example toolset and the MCP servers of a server config.
 //
+//	codemode serve [--addr 127.0.0.1:8787] [--config FILE] [--static DIR]
 //	codemode exec [-e CODE | -f FILE] [--language typescript] [--config FILE] [--wait]
 //	codemode surface [--config FILE] [--format plain|anthropic|openai]
 //
-// The exit status is 0 whenever a result was produced, whatever its status; it is
-// 2 for usage errors and 1 when the runtime could not start.
+// serve and exec take the same config file (edge/serverconfig), so the server
+// and the command line see the same tools. exec prints each CodeModeResult as
+// one JSON line; its exit status is 0 whenever a result was produced, whatever
+// its status. Every subcommand exits 2 for usage and config errors and 1 when
+// the runtime could not start.
 package main
 
 import (
@@ -14,12 +18,14 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/core/surface"
+	"github.com/codemode-go/codemode/edge/serverconfig"
 	"github.com/codemode-go/codemode/examples/toolset"
 	json "github.com/goccy/go-json"
 )
@@ -29,14 +35,21 @@ func main() {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, `usage: codemode exec [-e CODE | -f FILE] [--language javascript|typescript] [--config FILE] [--wait]
+	fmt.Fprintln(w, `usage: codemode serve [--addr 127.0.0.1:8787] [--config FILE] [--static DIR]
+       codemode exec [-e CODE | -f FILE] [--language javascript|typescript] [--config FILE] [--wait]
        codemode surface [--config FILE] [--format plain|anthropic|openai]
 
-Runs one Code Mode cell against the example toolset (shipping_list, echo, sleep_ms,
+serve answers the HTTP API (POST /v1/exec, /v1/wait, /v1/surface, /v1/tools/call,
+GET /v1/catalog, /healthz) and serves the web IDE from build/web at / when it exists.
+Beyond loopback it needs auth.tokens in the config.
+
+exec runs one Code Mode cell against the example toolset (shipping_list, echo, sleep_ms,
 github_list_issues, github_update_issue and the Issues namespace) and prints the
 result as JSON. With --wait, keeps calling wait until the run ends, one JSON line
-per result. -f - reads the cell from standard input. --config takes tools.codeMode
-as JSON or JSON5 (the value, or a whole {tools: {codeMode: ...}} document).
+per result. -f - reads the cell from standard input.
+
+--config takes the server config file, JSON or JSON5 (see examples/codemode.json5):
+tools.codeMode, mcp.servers, exampleTools, auth, cors, listen.
 
 surface prints the model-visible tool list for the example toolset (exec, wait and
 the direct-only tools when Code Mode is enabled; the untouched list when it is not),
@@ -47,6 +60,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "surface" {
 		return surfaceCmd(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "serve" {
+		return serveCmd(context.Background(), args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "exec" {
 		usage(stderr)
 		return 2
@@ -56,7 +72,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	code := fs.String("e", "", "the cell's source code")
 	file := fs.String("f", "", "read the cell from FILE (- for standard input)")
 	lang := fs.String("language", "javascript", "javascript or typescript")
-	cfgFile := fs.String("config", "", "tools.codeMode config file (JSON or JSON5)")
+	cfgFile := fs.String("config", "", "server config file (JSON or JSON5)")
 	follow := fs.Bool("wait", false, "call wait until the run completes or fails")
 	fs.Usage = func() { usage(stderr) }
 	if err := fs.Parse(args[1:]); err != nil {
@@ -86,30 +102,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
 		return 2
 	}
-	if !cfg.Enabled {
-		fmt.Fprintln(stderr, "codemode: config: Code Mode is disabled (tools.codeMode.enabled is not true)")
+	if err := cfg.RequireEnabled(); err != nil {
+		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
 		return 2
-	}
-	tools, err := toolset.Tools()
-	if err != nil {
-		fmt.Fprintf(stderr, "codemode: %v\n", err)
-		return 1
 	}
 	ctx := context.Background()
-	rt, err := core.New(ctx, core.Options{
-		Config: cfg,
-		Tools:  func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil },
-	})
-	if err != nil {
-		var ue *core.UnavailableError
-		if errors.As(err, &ue) {
-			fmt.Fprintf(stderr, "codemode: %v\n", err)
-			return 1
-		}
-		fmt.Fprintf(stderr, "codemode: %v\n", err)
-		return 2
+	env, status := startRuntime(ctx, cfg, nil, stderr)
+	if env == nil {
+		return status
 	}
-	defer rt.Close(ctx)
+	defer env.close(ctx)
+	rt := env.rt
 	call := core.CallInfo{Scope: core.Scope{AgentID: "cli", SessionID: "cli", AgentRunID: "cli"}, CallID: "exec_1"}
 	res := rt.Exec(ctx, call, core.ExecInput{Code: src, Language: *lang})
 	enc := json.NewEncoder(stdout)
@@ -122,24 +125,67 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// loadConfig reads tools.codeMode from file, or enables the defaults when file is "".
-func loadConfig(file string) (config.Config, error) {
+// loadConfig reads the server config file, or gives the defaults (Code Mode on,
+// the example toolset) when file is "".
+func loadConfig(file string) (*serverconfig.Config, error) {
 	if file == "" {
-		cfg := config.Default()
-		cfg.Enabled = true
-		return cfg, nil
+		return serverconfig.Default(), nil
 	}
-	b, err := os.ReadFile(file)
+	return serverconfig.Load(file)
+}
+
+// runtimeEnv is a started runtime and what it holds open.
+type runtimeEnv struct {
+	rt      *core.Runtime
+	servers []*mcp.Server
+}
+
+func (e *runtimeEnv) close(ctx context.Context) {
+	e.rt.Close(ctx)
+	for _, s := range e.servers {
+		s.Close()
+	}
+}
+
+// startRuntime connects the config's MCP servers (one that fails is logged and
+// left out) and starts the runtime over them and the example toolset when it is
+// on. On failure it returns nil and the exit status.
+func startRuntime(ctx context.Context, cfg *serverconfig.Config, log *slog.Logger, stderr io.Writer) (*runtimeEnv, int) {
+	var tools []catalog.Tool
+	if cfg.ExampleTools {
+		var err error
+		if tools, err = toolset.Tools(); err != nil {
+			fmt.Fprintf(stderr, "codemode: %v\n", err)
+			return nil, 1
+		}
+	}
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	servers := serverconfig.Connect(ctx, cfg.MCPServers, log, nil)
+	rt, err := core.New(ctx, core.Options{
+		Config:     cfg.CodeMode,
+		Tools:      func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil },
+		MCPServers: servers,
+	})
 	if err != nil {
-		return config.Config{}, err
+		for _, s := range servers {
+			s.Close()
+		}
+		fmt.Fprintf(stderr, "codemode: %v\n", err)
+		var ue *core.UnavailableError
+		if errors.As(err, &ue) {
+			return nil, 1
+		}
+		return nil, 2
 	}
-	return config.Parse(b)
+	return &runtimeEnv{rt: rt, servers: servers}, 0
 }
 
 func surfaceCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("surface", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	cfgFile := fs.String("config", "", "tools.codeMode config file (JSON or JSON5)")
+	cfgFile := fs.String("config", "", "server config file (JSON or JSON5)")
 	format := fs.String("format", "plain", "plain, anthropic or openai")
 	fs.Usage = func() { usage(stderr) }
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
@@ -150,25 +196,26 @@ func surfaceCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
 		return 2
 	}
-	tools, err := toolset.Tools()
-	if err != nil {
-		fmt.Fprintf(stderr, "codemode: %v\n", err)
-		return 1
-	}
 	// Enabled, the runtime builds the surface (it knows the visible namespaces);
 	// disabled, there is no runtime and the list stays untouched.
 	var s surface.Surface
-	if cfg.Enabled {
+	if cfg.CodeMode.Enabled {
 		ctx := context.Background()
-		var rt *core.Runtime
-		rt, err = core.New(ctx, core.Options{Config: cfg,
-			Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }})
-		if err == nil {
-			defer rt.Close(ctx)
-			s, err = rt.Surface(ctx, core.Scope{AgentID: "cli"}, false)
+		env, code := startRuntime(ctx, cfg, nil, stderr)
+		if env == nil {
+			return code
 		}
+		defer env.close(ctx)
+		s, err = env.rt.Surface(ctx, core.Scope{AgentID: "cli"}, false)
 	} else {
-		s, err = surface.Apply(tools, surface.Options{Config: cfg})
+		var tools []catalog.Tool
+		if cfg.ExampleTools {
+			if tools, err = toolset.Tools(); err != nil {
+				fmt.Fprintf(stderr, "codemode: %v\n", err)
+				return 1
+			}
+		}
+		s, err = surface.Apply(tools, surface.Options{Config: cfg.CodeMode})
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "codemode: %v\n", err)

@@ -18,7 +18,7 @@ func TestCommand(t *testing.T) {
 	disabled := filepath.Join(dir, "off.json")
 	os.WriteFile(disabled, []byte(`{"tools": {"codeMode": false}}`), 0o644)
 	badCfg := filepath.Join(dir, "bad.json5")
-	os.WriteFile(badCfg, []byte(`{enabled: true, timeoutMs: 5}`), 0o644)
+	os.WriteFile(badCfg, []byte(`{tools: {codeMode: {enabled: true, timeoutMs: 5}}}`), 0o644)
 	tests := []struct {
 		name     string
 		args     []string

@@ -238,7 +238,9 @@ func (s *Server) Dropped() []Dropped { return append([]Dropped(nil), s.dropped..
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.closed)
-		s.closeErr = s.session.Close()
+		if s.session != nil {
+			s.closeErr = s.session.Close()
+		}
 	})
 	return s.closeErr
 }
@@ -261,6 +263,9 @@ func (s *Server) ReadResource(ctx context.Context, uri string) (json.RawMessage,
 	if uri == "" || len(uri) > MaxURIBytes {
 		return nil, fmt.Errorf("mcp: %s: resources.read: uri must be 1..%d bytes", s.name, MaxURIBytes)
 	}
+	if s.session == nil {
+		return nil, errRelayed(s.name, "resources.read")
+	}
 	res, err := s.session.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
 	if err != nil {
 		return nil, fmt.Errorf("mcp: %s: resources.read %q: %w", s.name, uri, err)
@@ -276,6 +281,9 @@ func (s *Server) GetPrompt(ctx context.Context, name string, args map[string]str
 	}
 	if err := checkName(name); err != nil {
 		return nil, fmt.Errorf("mcp: %s: prompts.get: %v", s.name, err)
+	}
+	if s.session == nil {
+		return nil, errRelayed(s.name, "prompts.get")
 	}
 	res, err := s.session.GetPrompt(ctx, &sdk.GetPromptParams{Name: name, Arguments: args})
 	if err != nil {

@@ -40,12 +40,13 @@ type Engine struct {
 // glueName is the global the glue (hostjs/hostengine.js) publishes.
 const glueName = "__codemodeHostEngine"
 
+// glue is read once while the Go program starts: hostengine.js publishes it
+// right before the instance runs, and several Go instances may share a realm.
+var glue = js.Global().Get(glueName)
+
 // Available reports whether the glue is installed in this Go instance's host, so
 // callers can fall back to wazero's interpreter when it is not.
-func Available() bool {
-	g := js.Global().Get(glueName)
-	return g.Type() == js.TypeObject
-}
+func Available() bool { return glue.Type() == js.TypeObject }
 
 // New creates an engine. It fails when the glue is missing or no module is given.
 func New(opts Options) (*Engine, error) {
@@ -54,7 +55,7 @@ func New(opts Options) (*Engine, error) {
 	}
 	mod := opts.Module
 	if mod.IsUndefined() || mod.IsNull() {
-		mod = js.Global().Get(glueName).Get("quickjsModule")
+		mod = glue.Get("quickjsModule")
 	}
 	if mod.IsUndefined() || mod.IsNull() || !mod.InstanceOf(js.Global().Get("WebAssembly").Get("Module")) {
 		return nil, errors.New("no compiled quickjs.wasm (WebAssembly.Module) was handed in")
@@ -93,7 +94,7 @@ func (e *Engine) Load(_ context.Context, _ []byte, imports []engine.Import) (eng
 	for k := range have {
 		return nil, fmt.Errorf("quickjs.wasm imports %s, which the driver does not provide", k)
 	}
-	id := js.Global().Get(glueName).Call("registerModule", e.module, importTable(imports))
+	id := glue.Call("registerModule", e.module, importTable(imports))
 	m.id = int32(id.Int())
 	return m, nil
 }

@@ -1,0 +1,31 @@
+package mcp
+
+import (
+	"fmt"
+
+	"github.com/codemode-go/codemode/core/catalog"
+)
+
+// NewRemote makes a Server whose tools run elsewhere: a core in a page or a
+// Worker relays a server's MCP tools back to it (GET /v1/catalog, POST
+// /v1/tools/call), so they still appear under MCP.<name> with their API files.
+// Every tool must be an MCP tool owned by name. Resources and prompts are
+// listed as given; reading them answers an error, because the relay carries
+// tool calls only.
+func NewRemote(name string, tools []catalog.Tool, resources []Resource, prompts []Prompt) (*Server, error) {
+	if err := ValidateServerName(name); err != nil {
+		return nil, err
+	}
+	for _, t := range tools {
+		if s := t.Spec(); s.Source != catalog.SourceMCP || s.Owner != name {
+			return nil, fmt.Errorf("mcp: server %q: tool %q is not an MCP tool of this server", name, s.Name)
+		}
+	}
+	return &Server{name: name, tools: append([]catalog.Tool(nil), tools...),
+		resources: nonNil(resources), prompts: nonNil(prompts), closed: make(chan struct{})}, nil
+}
+
+// errRelayed answers resource and prompt reads of a relayed server.
+func errRelayed(name, what string) error {
+	return fmt.Errorf("mcp: %s: %s is not available through the tool relay", name, what)
+}

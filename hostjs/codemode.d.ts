@@ -1,0 +1,122 @@
+// Types of hostjs/codemode.js: Code Mode for JavaScript hosts.
+
+/** tools.codeMode fields (enabled is implied). Unknown fields are refused. */
+export interface CodeModeConfig {
+  runtime: "quickjs-wasi";
+  mode: "only" | "augment";
+  languages: Array<"javascript" | "typescript">;
+  timeoutMs: number;
+  memoryLimitBytes: number;
+  maxOutputBytes: number;
+  maxSnapshotBytes: number;
+  maxPendingToolCalls: number;
+  snapshotTtlSeconds: number;
+  [field: string]: unknown;
+}
+
+/** What a client tool's execute receives besides its input. */
+export interface ClientToolContext {
+  /** Aborted when the run is aborted, times out or its worker is stopped. */
+  signal: AbortSignal;
+  /** The exec call that made this call. */
+  runId: string;
+  /** Unique per nested call. */
+  callId: string;
+}
+
+/** A tool the page provides: source "client", owner the app, untrusted metadata. */
+export interface ClientTool {
+  name: string;
+  label?: string;
+  description: string;
+  /** JSON Schema of the input. Shown only through tools.describe. */
+  parameters: Record<string, unknown>;
+  /** Read-only tools are allowed in restartSafe runs. */
+  readOnly?: boolean;
+  /** Runs in the page; a thrown error is a catchable error in the guest. */
+  execute(input: any, ctx: ClientToolContext): Promise<unknown> | unknown;
+}
+
+export interface CodeModeOptions {
+  config?: Partial<CodeModeConfig>;
+  /** Owner of client tools: their ids are client:<app>:<name>. */
+  app?: string;
+  clientTools?: ClientTool[];
+  /** A Code Mode server whose tools join the catalog (GET /v1/catalog, POST /v1/tools/call). */
+  serverTools?: { url: string; headers?: Record<string, string> };
+  /** "host" (default): the host's own WebAssembly engine; "wazero": Go's interpreter. */
+  engine?: "host" | "wazero";
+  /** Default: "worker" in a page, "inline" elsewhere. */
+  thread?: "worker" | "inline";
+  /** Where codemode.wasm, quickjs.wasm and wasm_exec.js live (default: beside codemode.js). */
+  assets?: string | URL;
+}
+
+export interface ExecInput {
+  code: string;
+  language?: "javascript" | "typescript";
+  restartSafe?: boolean;
+}
+
+export type CodeModeErrorCode =
+  | "invalid_input"
+  | "runtime_unavailable"
+  | "timeout"
+  | "output_limit_exceeded"
+  | "snapshot_limit_exceeded"
+  | "internal_error";
+
+export type CodeModeOutput = { type: "text"; text: string } | { type: "json"; value: unknown };
+
+export interface CodeModeTelemetry {
+  catalogSize: number;
+  catalogBySource: { openclaw: number; mcp: number; client: number };
+  searchCount: number;
+  describeCount: number;
+  callCount: number;
+  modelVisibleTools: string[];
+}
+
+export type CodeModeResult =
+  | { status: "completed"; value: unknown; output?: CodeModeOutput[]; telemetry: CodeModeTelemetry }
+  | {
+      status: "waiting";
+      runId: string;
+      reason: "yield" | "pending_tools" | string;
+      pendingToolCalls?: Array<{ id: string; toolId?: string; kind: string }>;
+      output?: CodeModeOutput[];
+      telemetry: CodeModeTelemetry;
+      restartSafe?: boolean;
+    }
+  | { status: "failed"; error: string; code?: CodeModeErrorCode; output?: CodeModeOutput[]; telemetry: CodeModeTelemetry };
+
+/** One entry of ALL_TOOLS. */
+export interface ToolCatalogEntry {
+  id: string;
+  name: string;
+  label?: string;
+  description: string;
+  source: "openclaw" | "mcp" | "client";
+  sourceName?: string;
+  input: string;
+  output?: string;
+}
+
+export interface CodeMode extends EventTarget {
+  readonly thread: "worker" | "inline";
+  exec(input: ExecInput): Promise<CodeModeResult>;
+  wait(input: { runId: string }): Promise<CodeModeResult>;
+  /** The model-visible tools in the given provider shape. */
+  surface(format?: "plain" | "anthropic" | "openai"): Promise<unknown[]>;
+  catalog(): Promise<ToolCatalogEntry[]>;
+  /** Discards a suspended run; pending client tools see their signal abort. */
+  abort(runId: string): Promise<boolean>;
+  /** Stops the core (and the worker). */
+  close(): Promise<void>;
+  /** "workerrestart" (detail: {reason}) after a worker was stopped and replaced. */
+  addEventListener(type: "workerrestart", listener: (ev: Event & { detail: { reason: string } }) => void): void;
+  addEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void;
+}
+
+export declare const WORKER_GRACE_MS: number;
+export declare function createCodeMode(options?: CodeModeOptions): Promise<CodeMode>;

@@ -1,0 +1,311 @@
+// Code Mode for JavaScript hosts: the Go core (codemode.wasm) with QuickJS on
+// this host's own WebAssembly engine. One ES module, no framework: a page's
+// <script type="module">, a bundler, Node.js >= 20, a Durable Object.
+//
+//   const cm = await createCodeMode({ app: "demo", clientTools: [...] });
+//   const result = await cm.exec({ code: "return 1 + 1" });
+//
+// In a page the core runs in a dedicated Web Worker (a busy cell never freezes
+// the page); a cell still running past timeoutMs plus a grace is stopped by
+// terminating the worker. Elsewhere it runs inline. Types: codemode.d.ts.
+import { startCore, fetchHooks, runClientTool } from "./core.js";
+
+/** Extra time past timeoutMs before a page terminates a busy worker. */
+export const WORKER_GRACE_MS = 1500;
+
+const inPage = typeof window !== "undefined" && typeof document !== "undefined" && typeof Worker !== "undefined";
+const isObject = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+const fail = (what, want, got) => {
+  const kind = got === null ? "null" : Array.isArray(got) ? "an array" : typeof got;
+  throw new TypeError(`createCodeMode: ${what} must be ${want} (got ${kind})`);
+};
+
+function checkOptions(o) {
+  if (o === undefined) o = {};
+  if (!isObject(o)) fail("options", "an object", o);
+  const known = ["config", "app", "clientTools", "serverTools", "engine", "thread", "assets"];
+  for (const k of Object.keys(o)) {
+    if (!known.includes(k)) throw new TypeError(`createCodeMode: unknown option "${k}" (known: ${known.join(", ")})`);
+  }
+  if (o.config !== undefined && !isObject(o.config)) fail("options.config", "an object", o.config);
+  if (o.config && "enabled" in o.config && o.config.enabled !== true) {
+    throw new TypeError("createCodeMode: options.config.enabled is implied; leave it out or set it to true");
+  }
+  if (o.app !== undefined && (typeof o.app !== "string" || !/^[A-Za-z0-9_.-]{1,64}$/.test(o.app))) {
+    if (typeof o.app !== "string") fail("options.app", "a string", o.app);
+    throw new TypeError("createCodeMode: options.app must be 1-64 letters, digits, '_', '.' or '-'");
+  }
+  const tools = o.clientTools ?? [];
+  if (!Array.isArray(tools)) fail("options.clientTools", "an array", tools);
+  if (tools.length && o.app === undefined) throw new TypeError("createCodeMode: options.app is required with clientTools (ids are client:<app>:<name>)");
+  const names = new Set();
+  tools.forEach((t, i) => {
+    const at = `options.clientTools[${i}]`;
+    if (!isObject(t)) fail(at, "an object", t);
+    if (typeof t.name !== "string" || !/^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(t.name)) {
+      throw new TypeError(`createCodeMode: ${at}.name must be an identifier of at most 64 characters`);
+    }
+    if (names.has(t.name)) throw new TypeError(`createCodeMode: ${at}.name "${t.name}" is used twice`);
+    names.add(t.name);
+    if (typeof t.description !== "string") fail(`${at}.description`, "a string", t.description);
+    if (!isObject(t.parameters)) fail(`${at}.parameters`, "a JSON Schema object", t.parameters);
+    if (t.label !== undefined && typeof t.label !== "string") fail(`${at}.label`, "a string", t.label);
+    if (t.readOnly !== undefined && typeof t.readOnly !== "boolean") fail(`${at}.readOnly`, "a boolean", t.readOnly);
+    if (typeof t.execute !== "function") fail(`${at}.execute`, "a function", t.execute);
+  });
+  if (o.serverTools !== undefined) {
+    const s = o.serverTools;
+    if (!isObject(s)) fail("options.serverTools", "an object", s);
+    let u;
+    try { u = new URL(s.url); } catch { u = null; }
+    if (typeof s.url !== "string" || !u || (u.protocol !== "http:" && u.protocol !== "https:")) {
+      throw new TypeError("createCodeMode: options.serverTools.url must be an http(s) URL");
+    }
+    if (s.headers !== undefined) {
+      if (!isObject(s.headers)) fail("options.serverTools.headers", "an object of strings", s.headers);
+      for (const [k, v] of Object.entries(s.headers)) {
+        if (typeof v !== "string") fail(`options.serverTools.headers["${k}"]`, "a string", v);
+      }
+    }
+  }
+  if (o.engine !== undefined && o.engine !== "host" && o.engine !== "wazero") {
+    throw new TypeError(`createCodeMode: options.engine must be "host" or "wazero"`);
+  }
+  if (o.thread !== undefined && o.thread !== "worker" && o.thread !== "inline") {
+    throw new TypeError(`createCodeMode: options.thread must be "worker" or "inline"`);
+  }
+  if (o.thread === "worker" && typeof Worker === "undefined") {
+    throw new TypeError(`createCodeMode: options.thread "worker" needs Web Workers, which this host lacks`);
+  }
+  if (o.assets !== undefined && typeof o.assets !== "string" && !(o.assets instanceof URL)) fail("options.assets", "a string or URL", o.assets);
+  return o;
+}
+
+/** The JSON the Go side receives: tool metadata without the functions. */
+function goOptions(o) {
+  return {
+    config: o.config,
+    app: o.app,
+    clientTools: (o.clientTools ?? []).map(({ name, label, description, parameters, readOnly }) => ({ name, label, description, parameters, readOnly })),
+    serverTools: o.serverTools,
+    engine: o.engine ?? "host",
+  };
+}
+
+const rethrow = (e) => {
+  if (e instanceof Error) throw e;
+  const err = new Error(e && e.message ? e.message : String(e));
+  if (e && e.name) err.name = e.name;
+  throw err;
+};
+
+/** A core in this realm. */
+class InlineCore {
+  async start(o, assets) {
+    const byName = new Map((o.clientTools ?? []).map((t) => [t.name, t]));
+    this.controllers = new Map();
+    const hooks = {
+      ...fetchHooks(),
+      callClientTool: (name, input, runId, callId) => runClientTool(byName.get(name), input, runId, callId, this.controllers),
+      abortClientTool: (callId) => { const ac = this.controllers.get(callId); if (ac) ac.abort(); },
+    };
+    const { api, info } = await startCore({ assets, options: goOptions(o), hooks });
+    this.api = api;
+    return info;
+  }
+  call(method, args) { return this.api[method](...args); }
+  close() { return this.api.close(); }
+}
+
+/** A core in a dedicated Web Worker, restarted when a cell overruns. */
+class WorkerCore {
+  constructor(owner) {
+    this.owner = owner;
+    this.seq = 0;
+    this.pending = new Map(); // id -> {resolve, reject, method, timer}
+    this.controllers = new Map();
+  }
+  start(o, assets) {
+    this.o = o;
+    this.assets = assets;
+    this.byName = new Map((o.clientTools ?? []).map((t) => [t.name, t]));
+    return this.spawn();
+  }
+  spawn() {
+    const w = new Worker(new URL("codemode.worker.js", this.assets), { type: "module" });
+    this.worker = w;
+    w.onmessage = (ev) => this.onMessage(w, ev.data);
+    w.onerror = (ev) => {
+      ev.preventDefault?.();
+      this.restart(`the worker failed: ${ev.message || "error"}`, null);
+    };
+    this.ready = this.send("init", [], { type: "init", options: goOptions(this.o), assets: String(this.assets) }).then((info) => {
+      this.info = info;
+      return info;
+    });
+    return this.ready;
+  }
+  send(method, args, msg) {
+    const id = ++this.seq;
+    return new Promise((resolve, reject) => {
+      const p = { resolve, reject, method };
+      if ((method === "exec" || method === "wait") && this.info) {
+        p.timer = setTimeout(() => this.restart(`cell exceeded timeoutMs`, id), this.info.timeoutMs + WORKER_GRACE_MS);
+      }
+      this.pending.set(id, p);
+      this.worker.postMessage(msg ? { ...msg, id } : { type: "call", id, method, args });
+    });
+  }
+  onMessage(w, m) {
+    if (w !== this.worker) return;
+    if (m.type === "reply") {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      clearTimeout(p.timer);
+      if (m.ok) p.resolve(m.value);
+      else p.reject(m.error);
+    } else if (m.type === "callTool") {
+      const tool = this.byName.get(m.name);
+      runClientTool(tool, m.input, m.runId, m.callId, this.controllers).then(
+        (value) => w === this.worker && w.postMessage({ type: "toolResult", callId: m.callId, ok: true, value }),
+        (e) => w === this.worker && w.postMessage({ type: "toolResult", callId: m.callId, ok: false, error: { name: (e && e.name) || "Error", message: e && e.message !== undefined ? String(e.message) : String(e) } }),
+      );
+    } else if (m.type === "abortTool") {
+      const ac = this.controllers.get(m.callId);
+      if (ac) ac.abort();
+    }
+  }
+  /** Stops the worker; the overrunning call fails as timeout, others as lost. */
+  restart(reason, timedOut) {
+    const old = this.worker;
+    old.terminate();
+    for (const ac of this.controllers.values()) ac.abort();
+    this.controllers.clear();
+    const pending = [...this.pending.entries()];
+    this.pending.clear();
+    const ms = this.info ? this.info.timeoutMs : 0;
+    for (const [id, p] of pending) {
+      clearTimeout(p.timer);
+      if (p.method === "exec" || p.method === "wait") {
+        const why = id === timedOut
+          ? `code mode cell exceeded timeoutMs (${ms} ms); the worker running it was stopped.`
+          : "code mode worker was restarted while this call ran; the run is lost.";
+        p.resolve(JSON.stringify({ status: "failed", error: why, code: id === timedOut ? "timeout" : "runtime_unavailable", telemetry: this.owner.lastTelemetry() }));
+      } else {
+        p.reject(new Error("code mode worker was restarted"));
+      }
+    }
+    if (this.closed) return;
+    this.spawn().catch(() => {});
+    this.owner.dispatchEvent(new CustomEventish("workerrestart", { reason }));
+  }
+  async call(method, args) {
+    await this.ready;
+    return this.send(method, args);
+  }
+  async close() {
+    this.closed = true;
+    try {
+      await Promise.race([this.call("close", []), new Promise((r) => setTimeout(r, 500))]);
+    } finally {
+      this.worker.terminate();
+    }
+  }
+}
+
+/** An Event with a detail, also where CustomEvent is missing (Node 18). */
+class CustomEventish extends Event {
+  constructor(type, detail) {
+    super(type);
+    this.detail = detail;
+  }
+}
+
+const emptyTelemetry = () => ({ catalogSize: 0, catalogBySource: { openclaw: 0, mcp: 0, client: 0 }, searchCount: 0, describeCount: 0, callCount: 0, modelVisibleTools: ["exec", "wait"] });
+
+/** The handle createCodeMode returns; see codemode.d.ts. */
+class CodeMode extends EventTarget {
+  constructor(core, thread) {
+    super();
+    this._core = core;
+    this.thread = thread;
+    this._closed = false;
+    this._telemetry = null;
+  }
+  lastTelemetry() {
+    const t = this._telemetry ?? emptyTelemetry();
+    return { ...t, searchCount: 0, describeCount: 0, callCount: 0 };
+  }
+  async _call(method, args) {
+    if (this._closed) throw new Error("code mode runtime is closed.");
+    try {
+      return await this._core.call(method, args);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+  async _result(method, args) {
+    const r = JSON.parse(await this._call(method, args));
+    if (r.telemetry) this._telemetry = r.telemetry;
+    return r;
+  }
+  /** @param {{code: string, language?: string, restartSafe?: boolean}} input */
+  exec(input) {
+    if (!isObject(input)) return Promise.reject(new TypeError("exec: input must be an object {code, language?, restartSafe?}"));
+    for (const k of Object.keys(input)) {
+      if (!["code", "command", "language", "restartSafe"].includes(k)) return Promise.reject(new TypeError(`exec: unknown field "${k}"`));
+    }
+    if (typeof input.code !== "string" && typeof input.command !== "string") return Promise.reject(new TypeError("exec: input.code must be a string"));
+    if (input.code !== undefined && typeof input.code !== "string") return Promise.reject(new TypeError("exec: input.code must be a string"));
+    if (input.command !== undefined && typeof input.command !== "string") return Promise.reject(new TypeError("exec: input.command must be a string"));
+    if (input.language !== undefined && typeof input.language !== "string") return Promise.reject(new TypeError("exec: input.language must be a string"));
+    if (input.restartSafe !== undefined && typeof input.restartSafe !== "boolean") return Promise.reject(new TypeError("exec: input.restartSafe must be a boolean"));
+    return this._result("exec", [JSON.stringify(input)]);
+  }
+  /** @param {{runId: string}} input */
+  wait(input) {
+    if (!isObject(input) || typeof input.runId !== "string") return Promise.reject(new TypeError("wait: input.runId must be a string"));
+    return this._result("wait", [JSON.stringify({ runId: input.runId })]);
+  }
+  /** @param {"plain"|"anthropic"|"openai"} [format] */
+  async surface(format = "plain") {
+    if (!["plain", "anthropic", "openai"].includes(format)) throw new TypeError(`surface: format must be "plain", "anthropic" or "openai"`);
+    return JSON.parse(await this._call("surface", [format]));
+  }
+  async catalog() {
+    return JSON.parse(await this._call("catalog", []));
+  }
+  /** Discards a suspended run; its pending client tools see their signal abort. */
+  async abort(runId) {
+    if (typeof runId !== "string") throw new TypeError("abort: runId must be a string");
+    return JSON.parse(await this._call("abort", [runId]));
+  }
+  async close() {
+    if (this._closed) return;
+    this._closed = true;
+    await this._core.close();
+  }
+}
+
+/**
+ * Starts a Code Mode runtime. Options are checked here (a TypeError names the
+ * option) before anything reaches Go.
+ * @param {import("./codemode.d.ts").CodeModeOptions} [options]
+ * @returns {Promise<import("./codemode.d.ts").CodeMode>}
+ */
+export async function createCodeMode(options) {
+  const o = checkOptions(options);
+  const assets = o.assets !== undefined ? new URL(String(o.assets), inPage ? location.href : undefined) : new URL(".", import.meta.url);
+  const thread = o.thread ?? (inPage ? "worker" : "inline");
+  const cm = new CodeMode(null, thread);
+  const core = thread === "worker" ? new WorkerCore(cm) : new InlineCore();
+  cm._core = core;
+  try {
+    await core.start(o, assets);
+  } catch (e) {
+    if (core.worker) core.worker.terminate();
+    rethrow(e);
+  }
+  return cm;
+}

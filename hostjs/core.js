@@ -1,0 +1,104 @@
+// Starts one Go instance of codemode.wasm (with the host WebAssembly engine for
+// quickjs.wasm) in the current realm: a Web Worker, Node.js, a Durable Object.
+// Internal to hostjs: codemode.js and codemode.worker.js use it.
+import { installHostEngine } from "./hostengine.js";
+
+const compiled = new Map();
+
+/** Compiles a .wasm once per realm (fetch in browsers, the file system for file: URLs). */
+export function compileOnce(url) {
+  const key = String(url);
+  if (!compiled.has(key)) {
+    compiled.set(key, compile(new URL(key)).catch((e) => {
+      compiled.delete(key);
+      throw new Error(`codemode: cannot load ${key}: ${e && e.message ? e.message : e}`);
+    }));
+  }
+  return compiled.get(key);
+}
+
+async function compile(url) {
+  if (url.protocol === "file:") {
+    const { readFile } = await import("node:fs/promises");
+    return WebAssembly.compile(await readFile(url));
+  }
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  if (WebAssembly.compileStreaming && (res.headers.get("content-type") || "").startsWith("application/wasm")) {
+    return WebAssembly.compileStreaming(res);
+  }
+  return WebAssembly.compile(await res.arrayBuffer());
+}
+
+let wasmExec;
+async function loadWasmExec(url) {
+  if (globalThis.Go) return;
+  if (!wasmExec) {
+    // wasm_exec.js is a strict-mode script that sets globalThis.Go; it runs
+    // unchanged as a module (the directory is "type": "module").
+    wasmExec = import(String(url));
+  }
+  await wasmExec;
+  if (!globalThis.Go) throw new Error(`codemode: ${url} did not define Go`);
+}
+
+/** Fetch hooks for server tools, cancellable by token. */
+export function fetchHooks() {
+  const controllers = new Map();
+  return {
+    async fetch(url, init, token) {
+      const ac = new AbortController();
+      controllers.set(token, ac);
+      try {
+        const res = await fetch(url, { method: init.method, headers: init.headers, body: init.body, signal: ac.signal });
+        return { status: res.status, body: await res.text() };
+      } finally {
+        controllers.delete(token);
+      }
+    },
+    abortFetch(token) {
+      const ac = controllers.get(token);
+      if (ac) ac.abort();
+    },
+  };
+}
+
+/**
+ * Runs a client tool of the page; answers its value as JSON text.
+ * @param {Map<string, AbortController>} controllers
+ */
+export async function runClientTool(tool, inputJSON, runId, callId, controllers) {
+  const ac = new AbortController();
+  controllers.set(callId, ac);
+  try {
+    const v = await tool.execute(JSON.parse(inputJSON), { signal: ac.signal, runId, callId });
+    const text = JSON.stringify(v === undefined ? null : v);
+    return text === undefined ? "null" : text;
+  } finally {
+    controllers.delete(callId);
+  }
+}
+
+/**
+ * @param {{assets: string|URL, options: object, hooks: object}} args
+ * @returns {Promise<{api: any, info: {timeoutMs: number}}>}
+ */
+export async function startCore({ assets, options, hooks }) {
+  const base = new URL(String(assets));
+  await loadWasmExec(new URL("wasm_exec.js", base));
+  const [goMod, qjsMod] = await Promise.all([
+    compileOnce(new URL("codemode.wasm", base)),
+    compileOnce(new URL("quickjs.wasm", base)),
+  ]);
+  const go = new globalThis.Go();
+  const host = installHostEngine(go, { quickjsModule: qjsMod });
+  const inst = await WebAssembly.instantiate(goMod, go.importObject);
+  let api;
+  globalThis.__codemodeBoot = { ready(a) { api = a; } };
+  host.bind(inst);
+  const exited = go.run(inst);
+  delete globalThis.__codemodeBoot;
+  if (!api) throw new Error("codemode: codemode.wasm did not start");
+  const info = JSON.parse(await api.init(JSON.stringify(options), hooks, qjsMod));
+  return { api, info, exited };
+}

@@ -1,0 +1,247 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"syscall/js"
+
+	"github.com/codemode-go/codemode/core"
+	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/core/engine"
+	"github.com/codemode-go/codemode/core/engine/jsengine"
+	"github.com/codemode-go/codemode/core/mcp"
+	"github.com/codemode-go/codemode/core/remote"
+)
+
+// options is createCodeMode's options as the shim forwards them (already
+// checked in JavaScript; checked again here, since Go trusts no caller).
+type options struct {
+	Config      json.RawMessage `json:"config"`
+	App         string          `json:"app"`
+	ClientTools []clientSpec    `json:"clientTools"`
+	ServerTools *struct {
+		URL     string            `json:"url"`
+		Headers map[string]string `json:"headers"`
+	} `json:"serverTools"`
+	Engine string `json:"engine"`
+}
+
+type host struct {
+	done  chan struct{}
+	mu    sync.Mutex
+	rt    *core.Runtime
+	hooks js.Value
+	mcp   []*mcp.Server
+	once  sync.Once
+}
+
+func (h *host) api() js.Value {
+	fns := map[string]func(args []js.Value) (string, error){
+		"init":    h.init,
+		"exec":    h.exec,
+		"wait":    h.wait,
+		"surface": h.surface,
+		"catalog": h.catalog,
+		"abort":   h.abort,
+		"close":   h.close,
+	}
+	obj := js.Global().Get("Object").New()
+	for name, fn := range fns {
+		fn := fn
+		obj.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) any {
+			// syscall/js values must be read on this turn, before the goroutine.
+			cp := append([]js.Value(nil), args...)
+			return async(func() (string, error) { return fn(cp) })
+		}))
+	}
+	return obj
+}
+
+func (h *host) runtime() (*core.Runtime, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.rt == nil {
+		return nil, errors.New("code mode runtime is closed or not initialized.")
+	}
+	return h.rt, nil
+}
+
+func strArg(args []js.Value, i int) string {
+	if i < len(args) && args[i].Type() == js.TypeString {
+		return args[i].String()
+	}
+	return ""
+}
+
+func decodeStrict(s string, v any) error {
+	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+func (h *host) init(args []js.Value) (string, error) {
+	var opts options
+	if err := decodeStrict(strArg(args, 0), &opts); err != nil {
+		return "", fmt.Errorf("createCodeMode: options: %v", err)
+	}
+	if len(args) > 1 {
+		h.hooks = args[1]
+	}
+	cfgText := opts.Config
+	if len(cfgText) == 0 || string(cfgText) == "null" {
+		cfgText = json.RawMessage(`{}`)
+	}
+	cfg, err := config.Parse(cfgText)
+	if err != nil {
+		return "", fmt.Errorf("createCodeMode: config: %v", err)
+	}
+	cfg.Enabled = true
+	if err := cfg.Validate(); err != nil {
+		return "", fmt.Errorf("createCodeMode: config: %v", err)
+	}
+	ctx := context.Background()
+	tools := make([]catalog.Tool, 0, len(opts.ClientTools))
+	for _, s := range opts.ClientTools {
+		t, err := h.clientTool(opts.App, s)
+		if err != nil {
+			return "", err
+		}
+		tools = append(tools, t)
+	}
+	var servers []*mcp.Server
+	if opts.ServerTools != nil {
+		rem, err := remote.Load(ctx, remote.Options{URL: opts.ServerTools.URL, Headers: opts.ServerTools.Headers, Do: h.fetch})
+		if err != nil {
+			return "", err
+		}
+		tools = append(rem.Tools, tools...)
+		servers = rem.MCPServers
+	}
+	co := core.Options{
+		Config:     cfg,
+		Tools:      func(context.Context, catalog.Scope) ([]catalog.Tool, error) { return tools, nil },
+		MCPServers: servers,
+	}
+	switch opts.Engine {
+	case "", "host":
+		pages := uint32(cfg.MemoryLimitBytes/engine.PageSize)*5/4 + 64
+		mod := js.Undefined()
+		if len(args) > 2 {
+			mod = args[2]
+		}
+		e, err := jsengine.New(jsengine.Options{Module: mod, MaxMemoryPages: pages})
+		if err != nil {
+			return "", err
+		}
+		co.Engine = e
+	case "wazero":
+		co.Interpreter = true
+	default:
+		return "", fmt.Errorf(`createCodeMode: engine must be "host" or "wazero"`)
+	}
+	rt, err := core.New(ctx, co)
+	if err != nil {
+		return "", err
+	}
+	h.mu.Lock()
+	h.rt, h.mcp = rt, servers
+	h.mu.Unlock()
+	b, _ := json.Marshal(map[string]any{"timeoutMs": cfg.TimeoutMs, "languages": cfg.Languages})
+	return string(b), nil
+}
+
+func (h *host) exec(args []js.Value) (string, error) {
+	rt, err := h.runtime()
+	if err != nil {
+		return "", err
+	}
+	var in core.ExecInput
+	if err := decodeStrict(strArg(args, 0), &in); err != nil {
+		return "", fmt.Errorf("exec: %v", err)
+	}
+	return marshal(rt.Exec(context.Background(), core.CallInfo{CallID: strArg(args, 1)}, in))
+}
+
+func (h *host) wait(args []js.Value) (string, error) {
+	rt, err := h.runtime()
+	if err != nil {
+		return "", err
+	}
+	var in core.WaitInput
+	if err := decodeStrict(strArg(args, 0), &in); err != nil {
+		return "", fmt.Errorf("wait: %v", err)
+	}
+	return marshal(rt.Wait(context.Background(), core.CallInfo{CallID: strArg(args, 1)}, in))
+}
+
+func (h *host) surface(args []js.Value) (string, error) {
+	rt, err := h.runtime()
+	if err != nil {
+		return "", err
+	}
+	s, err := rt.Surface(context.Background(), core.Scope{}, false)
+	if err != nil {
+		return "", err
+	}
+	var tools any = s.Tools
+	switch f := strArg(args, 0); f {
+	case "", "plain":
+	case "anthropic":
+		tools = s.Anthropic()
+	case "openai":
+		tools = s.OpenAI()
+	default:
+		return "", fmt.Errorf(`surface: format must be "plain", "anthropic" or "openai"`)
+	}
+	return marshal(tools)
+}
+
+func (h *host) catalog(args []js.Value) (string, error) {
+	rt, err := h.runtime()
+	if err != nil {
+		return "", err
+	}
+	c, err := rt.Catalog(context.Background(), core.Scope{})
+	if err != nil {
+		return "", err
+	}
+	out := make([]catalog.Entry, len(c.Entries))
+	for i, e := range c.Entries {
+		out[i] = e.Entry
+	}
+	return marshal(out)
+}
+
+func (h *host) abort(args []js.Value) (string, error) {
+	rt, err := h.runtime()
+	if err != nil {
+		return "", err
+	}
+	return marshal(rt.Abort(core.Scope{}, strArg(args, 0)))
+}
+
+func (h *host) close(args []js.Value) (string, error) {
+	h.mu.Lock()
+	rt, servers := h.rt, h.mcp
+	h.rt, h.mcp = nil, nil
+	h.mu.Unlock()
+	if rt != nil {
+		rt.Close(context.Background())
+	}
+	for _, s := range servers {
+		s.Close()
+	}
+	return "true", nil
+}
+
+func marshal(v any) (string, error) {
+	b, err := json.Marshal(v)
+	return string(b), err
+}

@@ -1,0 +1,110 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+	"syscall/js"
+
+	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/remote"
+)
+
+// clientSpec is a client tool's metadata as the page registered it. It is
+// untrusted: the catalog shows input "unknown" and never an output hint.
+type clientSpec struct {
+	Name        string          `json:"name"`
+	Label       string          `json:"label"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+	ReadOnly    bool            `json:"readOnly"`
+}
+
+type clientTool struct {
+	h    *host
+	spec catalog.Spec
+	id   string
+}
+
+func (h *host) clientTool(app string, s clientSpec) (catalog.Tool, error) {
+	if app == "" {
+		return nil, errors.New("createCodeMode: app is required with clientTools (client tool ids are client:<app>:<name>)")
+	}
+	spec := catalog.Spec{Name: s.Name, Label: s.Label, Description: s.Description, Parameters: s.Parameters,
+		Source: catalog.SourceClient, Owner: app, Origin: catalog.OriginClient, SideEffects: !s.ReadOnly}
+	return &clientTool{h: h, spec: spec, id: catalog.ToolID(spec)}, nil
+}
+
+func (t *clientTool) Spec() catalog.Spec { return t.spec }
+
+// Execute asks the page to run the tool and waits on this goroutine (never in
+// an import callback). Abort or the run's deadline reach the tool's signal.
+func (t *clientTool) Execute(ctx context.Context, call catalog.Call) (catalog.Result, error) {
+	in := string(call.Input)
+	if in == "" {
+		in = "{}"
+	}
+	p := t.h.hooks.Call("callClientTool", t.spec.Name, in, call.ParentID, call.ID)
+	v, err := awaitCtx(ctx, p, func() { t.h.hooks.Call("abortClientTool", call.ID) })
+	if err != nil {
+		if ctx.Err() != nil {
+			return catalog.Result{}, fmt.Errorf("client tool %s was aborted", t.id)
+		}
+		return catalog.Result{}, fmt.Errorf("client tool %s failed: %s", t.id, err.Error())
+	}
+	text := "null"
+	if v.Type() == js.TypeString {
+		text = v.String()
+	}
+	if !json.Valid([]byte(text)) {
+		return catalog.Result{}, fmt.Errorf("client tool %s returned a value that is not JSON", t.id)
+	}
+	return catalog.Result{Details: json.RawMessage(text)}, nil
+}
+
+// awaitCtx is await that gives up when ctx is done, after calling cancel.
+func awaitCtx(ctx context.Context, p js.Value, cancel func()) (js.Value, error) {
+	type outcome struct {
+		v   js.Value
+		err error
+	}
+	ch := make(chan outcome, 1)
+	go func() {
+		v, err := await(p)
+		ch <- outcome{v, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.v, o.err
+	case <-ctx.Done():
+		cancel()
+		return js.Undefined(), ctx.Err()
+	}
+}
+
+var fetchSeq atomic.Int64
+
+// fetch is remote.Doer over the shim's fetch hook (the Fetch API in every host;
+// net/http's own js transport refuses Node.js).
+func (h *host) fetch(ctx context.Context, req remote.Request) (int, []byte, error) {
+	token := strconv.FormatInt(fetchSeq.Add(1), 10)
+	headers := map[string]any{}
+	for k, v := range req.Headers {
+		headers[k] = v
+	}
+	init := map[string]any{"method": req.Method, "headers": headers}
+	if req.Body != nil {
+		init["body"] = string(req.Body)
+	}
+	p := h.hooks.Call("fetch", req.URL, init, token)
+	v, err := awaitCtx(ctx, p, func() { h.hooks.Call("abortFetch", token) })
+	if err != nil {
+		return 0, nil, err
+	}
+	return v.Get("status").Int(), []byte(v.Get("body").String()), nil
+}
