@@ -23,7 +23,7 @@ const fail = (what, want, got) => {
 function checkOptions(o) {
   if (o === undefined) o = {};
   if (!isObject(o)) fail("options", "an object", o);
-  const known = ["config", "app", "clientTools", "serverTools", "engine", "thread", "assets"];
+  const known = ["config", "app", "clientTools", "serverTools", "engine", "thread", "assets", "modules", "interruptsPerSecond"];
   for (const k of Object.keys(o)) {
     if (!known.includes(k)) throw new TypeError(`createCodeMode: unknown option "${k}" (known: ${known.join(", ")})`);
   }
@@ -61,6 +61,7 @@ function checkOptions(o) {
     if (typeof s.url !== "string" || !u || (u.protocol !== "http:" && u.protocol !== "https:")) {
       throw new TypeError("createCodeMode: options.serverTools.url must be an http(s) URL");
     }
+    if (s.fetch !== undefined && typeof s.fetch !== "function") fail("options.serverTools.fetch", "a function", s.fetch);
     if (s.headers !== undefined) {
       if (!isObject(s.headers)) fail("options.serverTools.headers", "an object of strings", s.headers);
       for (const [k, v] of Object.entries(s.headers)) {
@@ -78,6 +79,17 @@ function checkOptions(o) {
     throw new TypeError(`createCodeMode: options.thread "worker" needs Web Workers, which this host lacks`);
   }
   if (o.assets !== undefined && typeof o.assets !== "string" && !(o.assets instanceof URL)) fail("options.assets", "a string or URL", o.assets);
+  if (o.modules !== undefined) {
+    // Hosts that forbid compiling bytes (workerd) import the modules instead.
+    if (!isObject(o.modules)) fail("options.modules", "an object {codemode, quickjs}", o.modules);
+    for (const k of ["codemode", "quickjs"]) {
+      if (!(o.modules[k] instanceof WebAssembly.Module)) fail(`options.modules.${k}`, "a WebAssembly.Module", o.modules[k]);
+    }
+    if (o.thread === "worker") throw new TypeError(`createCodeMode: options.modules needs thread "inline"`);
+  }
+  if (o.interruptsPerSecond !== undefined && (!Number.isSafeInteger(o.interruptsPerSecond) || o.interruptsPerSecond < 1)) {
+    throw new TypeError("createCodeMode: options.interruptsPerSecond must be a positive integer");
+  }
   return o;
 }
 
@@ -87,8 +99,9 @@ function goOptions(o) {
     config: o.config,
     app: o.app,
     clientTools: (o.clientTools ?? []).map(({ name, label, description, parameters, readOnly }) => ({ name, label, description, parameters, readOnly })),
-    serverTools: o.serverTools,
+    serverTools: o.serverTools && { url: o.serverTools.url, headers: o.serverTools.headers },
     engine: o.engine ?? "host",
+    interruptsPerSecond: o.interruptsPerSecond,
   };
 }
 
@@ -105,11 +118,11 @@ class InlineCore {
     const byName = new Map((o.clientTools ?? []).map((t) => [t.name, t]));
     this.controllers = new Map();
     const hooks = {
-      ...fetchHooks(),
+      ...fetchHooks(o.serverTools?.fetch),
       callClientTool: (name, input, runId, callId) => runClientTool(byName.get(name), input, runId, callId, this.controllers),
       abortClientTool: (callId) => { const ac = this.controllers.get(callId); if (ac) ac.abort(); },
     };
-    const { api, info } = await startCore({ assets, options: goOptions(o), hooks });
+    const { api, info } = await startCore({ assets, options: goOptions(o), hooks, modules: o.modules });
     this.api = api;
     return info;
   }
@@ -222,6 +235,20 @@ class CustomEventish extends Event {
   }
 }
 
+const SCOPE_FIELDS = ["agentId", "sessionId", "sessionKey", "agentRunId"];
+
+/** The optional {scope} of exec/wait/surface as JSON ("" for none); fields are strings. */
+function scopeJSON(opts) {
+  if (opts === undefined || opts.scope === undefined) return "";
+  const sc = opts.scope;
+  if (!isObject(sc)) throw new TypeError("scope must be an object {agentId?, sessionId?, sessionKey?, agentRunId?}");
+  for (const [k, v] of Object.entries(sc)) {
+    if (!SCOPE_FIELDS.includes(k)) throw new TypeError(`scope: unknown field "${k}"`);
+    if (typeof v !== "string") throw new TypeError(`scope.${k} must be a string`);
+  }
+  return JSON.stringify(sc);
+}
+
 const emptyTelemetry = () => ({ catalogSize: 0, catalogBySource: { openclaw: 0, mcp: 0, client: 0 }, searchCount: 0, describeCount: 0, callCount: 0, modelVisibleTools: ["exec", "wait"] });
 
 /** The handle createCodeMode returns; see codemode.d.ts. */
@@ -250,8 +277,11 @@ class CodeMode extends EventTarget {
     if (r.telemetry) this._telemetry = r.telemetry;
     return r;
   }
-  /** @param {{code: string, language?: string, restartSafe?: boolean}} input */
-  exec(input) {
+  /**
+   * @param {{code: string, language?: string, restartSafe?: boolean}} input
+   * @param {{scope?: object}} [opts] the run's scope (a host serving several agents or sessions)
+   */
+  exec(input, opts) {
     if (!isObject(input)) return Promise.reject(new TypeError("exec: input must be an object {code, language?, restartSafe?}"));
     for (const k of Object.keys(input)) {
       if (!["code", "command", "language", "restartSafe"].includes(k)) return Promise.reject(new TypeError(`exec: unknown field "${k}"`));
@@ -261,17 +291,17 @@ class CodeMode extends EventTarget {
     if (input.command !== undefined && typeof input.command !== "string") return Promise.reject(new TypeError("exec: input.command must be a string"));
     if (input.language !== undefined && typeof input.language !== "string") return Promise.reject(new TypeError("exec: input.language must be a string"));
     if (input.restartSafe !== undefined && typeof input.restartSafe !== "boolean") return Promise.reject(new TypeError("exec: input.restartSafe must be a boolean"));
-    return this._result("exec", [JSON.stringify(input)]);
+    return this._result("exec", [JSON.stringify(input), "", scopeJSON(opts)]);
   }
   /** @param {{runId: string}} input */
-  wait(input) {
+  wait(input, opts) {
     if (!isObject(input) || typeof input.runId !== "string") return Promise.reject(new TypeError("wait: input.runId must be a string"));
-    return this._result("wait", [JSON.stringify({ runId: input.runId })]);
+    return this._result("wait", [JSON.stringify({ runId: input.runId }), "", scopeJSON(opts)]);
   }
   /** @param {"plain"|"anthropic"|"openai"} [format] */
-  async surface(format = "plain") {
+  async surface(format = "plain", opts) {
     if (!["plain", "anthropic", "openai"].includes(format)) throw new TypeError(`surface: format must be "plain", "anthropic" or "openai"`);
-    return JSON.parse(await this._call("surface", [format]));
+    return JSON.parse(await this._call("surface", [format, scopeJSON(opts)]));
   }
   async catalog() {
     return JSON.parse(await this._call("catalog", []));
@@ -296,7 +326,7 @@ class CodeMode extends EventTarget {
  */
 export async function createCodeMode(options) {
   const o = checkOptions(options);
-  const assets = o.assets !== undefined ? new URL(String(o.assets), inPage ? location.href : undefined) : new URL(".", import.meta.url);
+  const assets = o.modules ? null : o.assets !== undefined ? new URL(String(o.assets), inPage ? location.href : undefined) : new URL(".", import.meta.url);
   const thread = o.thread ?? (inPage ? "worker" : "inline");
   const cm = new CodeMode(null, thread);
   const core = thread === "worker" ? new WorkerCore(cm) : new InlineCore();

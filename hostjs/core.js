@@ -43,14 +43,14 @@ async function loadWasmExec(url) {
 }
 
 /** Fetch hooks for server tools, cancellable by token. */
-export function fetchHooks() {
+export function fetchHooks(fetchFn = globalThis.fetch) {
   const controllers = new Map();
   return {
     async fetch(url, init, token) {
       const ac = new AbortController();
       controllers.set(token, ac);
       try {
-        const res = await fetch(url, { method: init.method, headers: init.headers, body: init.body, signal: ac.signal });
+        const res = await fetchFn(url, { method: init.method, headers: init.headers, body: init.body, signal: ac.signal });
         return { status: res.status, body: await res.text() };
       } finally {
         controllers.delete(token);
@@ -83,13 +83,20 @@ export async function runClientTool(tool, inputJSON, runId, callId, controllers)
  * @param {{assets: string|URL, options: object, hooks: object}} args
  * @returns {Promise<{api: any, info: {timeoutMs: number}}>}
  */
-export async function startCore({ assets, options, hooks }) {
-  const base = new URL(String(assets));
-  await loadWasmExec(new URL("wasm_exec.js", base));
-  const [goMod, qjsMod] = await Promise.all([
-    compileOnce(new URL("codemode.wasm", base)),
-    compileOnce(new URL("quickjs.wasm", base)),
-  ]);
+export async function startCore({ assets, options, hooks, modules }) {
+  let goMod, qjsMod;
+  if (modules) {
+    // Imported modules (workerd): the host has loaded wasm_exec.js itself.
+    if (!globalThis.Go) throw new Error("codemode: import wasm_exec.js before createCodeMode({modules})");
+    ({ codemode: goMod, quickjs: qjsMod } = modules);
+  } else {
+    const base = new URL(String(assets));
+    await loadWasmExec(new URL("wasm_exec.js", base));
+    [goMod, qjsMod] = await Promise.all([
+      compileOnce(new URL("codemode.wasm", base)),
+      compileOnce(new URL("quickjs.wasm", base)),
+    ]);
+  }
   const go = new globalThis.Go();
   const host = installHostEngine(go, { quickjsModule: qjsMod });
   const inst = await WebAssembly.instantiate(goMod, go.importObject);

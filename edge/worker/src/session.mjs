@@ -64,12 +64,12 @@ export class CodeModeSession extends DurableObject {
     }
     switch (op) {
       case "exec": {
-        const result = await cm.exec({ ...msg.input, scope: msg.scope });
+        const result = await cm.exec(msg.input ?? {}, { scope: msg.scope });
         this.#runs.observe(result, null, msg.ttlSeconds);
         return Response.json(result);
       }
       case "wait": {
-        const result = await cm.wait({ ...msg.input, scope: msg.scope });
+        const result = await cm.wait(msg.input ?? {}, { scope: msg.scope });
         this.#runs.observe(result, msg.input?.runId, msg.ttlSeconds);
         return Response.json(result);
       }
@@ -95,7 +95,10 @@ export class CodeModeSession extends DurableObject {
 
 /** A failed CodeModeResult for failures the core never saw. */
 export function failedResult(code, error) {
-  return { status: "failed", error, code, telemetry: {} };
+  return {
+    status: "failed", error, code,
+    telemetry: { catalogSize: 0, catalogBySource: { openclaw: 0, mcp: 0, client: 0 }, searchCount: 0, describeCount: 0, callCount: 0, modelVisibleTools: [] },
+  };
 }
 
 function fail(status, code, message) {
