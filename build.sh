@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one entry point: ./build.sh deps | build | run | test | bench | fuzz
+# The one entry point: ./build.sh deps | build | run | test | bench | bench-http | fuzz
 # Every subcommand installs what it needs first, so each works on a fresh clone.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -68,13 +68,28 @@ build_web() {
     }' "$out"
 }
 
-# run: the main job. Today: a cell against the example toolset; pass exec flags through.
+# run: the main job: set up, build, and serve the HTTP API (and the web IDE when
+# build/web exists) on 127.0.0.1:8787 with the example toolset and server-everything
+# (examples/codemode.json5). Any arguments are a codemode subcommand instead:
+# ./build.sh run exec -e 'return 1'.
 run() {
   deps
+  mkdir -p build
+  go build -trimpath -o build/codemode ./cmd/codemode
   if [ $# -eq 0 ]; then
-    set -- exec --wait -e 'const [t] = await tools.search("list shipments"); const s = await tools.callValue(t.id, {}); text(`${s.length} shipments`); return s.filter((x) => !x.paid && x.tons > 10);'
+    set -- serve --config examples/codemode.json5 --addr 127.0.0.1:8787
   fi
-  go run ./cmd/codemode "$@"
+  exec build/codemode "$@"
+}
+
+# bench-http: the load run against a real codemode serve on 127.0.0.1 (50 sessions x
+# 20 exec/wait cycles); prints throughput, latency percentiles, peak RSS and the
+# no-loss checks. Pass flags through, e.g. ./build.sh bench-http -sessions 10.
+bench_http() {
+  deps
+  mkdir -p build
+  go build -trimpath -o build/codemode ./cmd/codemode
+  go run ./tests/bench/httpload -bin build/codemode "$@"
 }
 
 test_() {
@@ -198,6 +213,7 @@ case "$cmd" in
   run) run "$@" ;;
   test) test_ ;;
   bench) bench "$@" ;;
+  bench-http) bench_http "$@" ;;
   fuzz) fuzz ;;
   test-hostjs-go) test_hostjs_go ;;
   build-web) deps; build_web ;;
@@ -205,5 +221,5 @@ case "$cmd" in
   worker-dev) worker_dev "$@" ;;
   test-worker) test_worker ;;
   bench-worker) bench_worker ;;
-  *) echo "usage: ./build.sh deps|build|build-web|run [codemode args]|test|bench|fuzz|test-hostjs-go|worker|worker-dev [--port N]|test-worker|bench-worker" >&2; exit 2 ;;
+  *) echo "usage: ./build.sh deps|build|build-web|run [codemode args]|test|bench|bench-http|fuzz|test-hostjs-go|worker|worker-dev [--port N]|test-worker|bench-worker" >&2; exit 2 ;;
 esac

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"slices"
 	"strconv"
-	"time"
 	"unicode/utf8"
 
 	"github.com/codemode-go/codemode/core/catalog"
@@ -91,10 +90,7 @@ func (r *run) hostSync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (q
 	case "describe":
 		out, err = r.cat.Describe(req.ID)
 	case "timer.cancel":
-		if c, ok := r.timers[req.Token]; ok {
-			delete(r.timers, req.Token)
-			close(c)
-		}
+		r.cancelTimer(req.Token)
 	case "mcp.api":
 		tool := ""
 		if req.Tool != nil {
@@ -169,11 +165,14 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 		r.yield = &res
 		return p, nil
 	}
+	if req.Op == "timer" {
+		return r.startTimer(vm, req.Token, req.Ms)
+	}
 	job, toolID, err := r.job(req)
 	if err != nil {
 		return 0, err
 	}
-	if max := r.rt.cfg.MaxPendingToolCalls; len(r.calls) >= max {
+	if max := r.rt.cfg.MaxPendingToolCalls; r.pendingToolCalls() >= max {
 		return 0, &quickjs.Throw{Name: "RangeError", Message: "too many pending tool calls (maxPendingToolCalls = " + strconv.Itoa(max) + "); await some before starting more"}
 	}
 	p, res, err := vm.NewPromise()
@@ -251,8 +250,6 @@ func (r *run) job(req request) (func(context.Context) (any, error), string, erro
 			return nil, "", &quickjs.Throw{Name: "Error", Message: "namespace tool " + toolName + " is not in this run's catalog"}
 		}
 		return r.catalogJob(id, catalog.ViaNamespace, input, details)
-	case "timer":
-		return r.timerJob(req.Token, req.Ms), "", nil
 	case "mcp.resource", "mcp.prompt":
 		srv := r.server(req.Server)
 		if srv == nil {
@@ -272,31 +269,6 @@ func (r *run) job(req request) (func(context.Context) (any, error), string, erro
 		return func(ctx context.Context) (any, error) { return srv.GetPrompt(ctx, name, args) }, "", nil
 	}
 	return nil, "", &quickjs.Throw{Name: "TypeError", Message: "bridge: unknown operation"}
-}
-
-// maxTimerMs bounds one setTimeout delay (a day); longer waits belong in tools.
-const maxTimerMs = 24 * 60 * 60 * 1000
-
-// timerJob waits ms, or less when the guest clears the timer (token) or the run
-// ends. A cleared timer settles at once, so it never holds the run open.
-func (r *run) timerJob(token int64, ms float64) func(context.Context) (any, error) {
-	cancel := make(chan struct{})
-	if r.timers == nil {
-		r.timers = map[int64]chan struct{}{}
-	}
-	r.timers[token] = cancel
-	d := time.Duration(min(max(ms, 0), maxTimerMs) * float64(time.Millisecond))
-	return func(ctx context.Context) (any, error) {
-		t := time.NewTimer(d)
-		defer t.Stop()
-		select {
-		case <-t.C:
-		case <-cancel:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-		return nil, nil
-	}
 }
 
 // catalogJob is a nested call through the catalog's one execution path (hooks,

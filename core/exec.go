@@ -78,11 +78,17 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 		}
 		in = next
 	}
+	if err := cellcheck.Bounds(src, lang == config.LanguageTypeScript); err != nil {
+		return failed(CodeInvalidInput, err.Error(), tel)
+	}
 	if err := cellcheck.Check(src); err != nil {
 		return failed(CodeInvalidInput, err.Error(), tel)
 	}
 	if lang == config.LanguageTypeScript {
 		js, err := transformTS(src)
+		if err == nil {
+			err = cellcheck.CompiledBounds(js)
+		}
 		if err != nil {
 			return failed(CodeInvalidInput, err.Error(), tel)
 		}

@@ -44,7 +44,7 @@ type run struct {
 	settled chan settlement
 	yield   *quickjs.Resolvers
 	seq     int
-	timers  map[int64]chan struct{} // setTimeout tokens -> cancel
+	timers  runTimers
 
 	// per exec/wait call
 	vm       *quickjs.VM
@@ -78,7 +78,8 @@ type settlement struct {
 func (r *run) init() error {
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	r.calls = map[string]*pendingCall{}
-	r.settled = make(chan settlement, r.rt.cfg.MaxPendingToolCalls+1)
+	// Room for every pending call and timer: a settlement never blocks.
+	r.settled = make(chan settlement, r.rt.cfg.MaxPendingToolCalls+maxPendingTimers+1)
 	r.mcpIDs = map[string]map[string]string{}
 	var mcpSpecs []catalog.Spec
 	for _, e := range r.cat.MCPEntries() {
@@ -250,11 +251,17 @@ func (r *run) pump(ctx context.Context, deadline time.Time) Result {
 
 // deliver settles one bridge promise in the guest.
 func (r *run) deliver(s settlement) error {
+	if s.id == timerTick {
+		return r.fireTimers()
+	}
 	pc, ok := r.calls[s.id]
 	if !ok {
 		return nil
 	}
 	delete(r.calls, s.id)
+	if pc.kind == "timer" {
+		r.timers.calls--
+	}
 	vm := r.vm
 	var v quickjs.Value
 	var err error

@@ -30,6 +30,28 @@ type Host interface {
 	CallImport(index int, stack []uint64)
 }
 
+// Poller is an optional interface of Host: the way an engine enforces the
+// run's time limit from outside the guest.
+//
+// The contract: an engine that implements it (wazeroengine, natively with the
+// compiler and with the interpreter) calls Poll at bounded intervals of guest
+// work, whatever the guest is doing, including inside a long QuickJS built-in
+// (a huge JSON.stringify, a backtracking regex, sort, BigInt to string, a
+// typed-array copy): every loop iteration and every 256 bytes of bulk memory
+// work count, and a poll comes at least every 2^16 counts (2^12 on the
+// interpreter). Each poll also returns control to Go, so the Go scheduler and
+// garbage collector are never held up by guest code. When Poll returns an
+// error the engine stops the instance at once: the export call in progress
+// (and every enclosing one) returns that error, later import calls of the
+// instance are refused the same way, and the instance must be discarded.
+//
+// Engines that cannot do this (the host's own WebAssembly through syscall/js)
+// do not call Poll; their hosts meet the time limit by other means, such as
+// terminating the Web Worker or a CPU budget.
+type Poller interface {
+	Poll() error
+}
+
 // Engine compiles modules. It may hold a compilation cache and a page cap.
 type Engine interface {
 	// Load compiles wasm and checks that it imports nothing beyond imports.

@@ -149,7 +149,9 @@
   }
   // setTimeout/clearTimeout: each timer is a pending host operation, so a timer
   // that outlives the exec deadline suspends the run like a slow tool call and
-  // fires after wait. Strings are never evaluated as code.
+  // fires after wait. Timers do not count against maxPendingToolCalls (they
+  // are not tool calls); the host bounds them separately. Strings are never
+  // evaluated as code.
   const timers = new MapCtor();
   let timerSeq = 0;
   function setTimeoutFn(fn, ms, ...args) {
@@ -157,8 +159,11 @@
     const id = ++timerSeq;
     let delay = Number(ms);
     if (!(delay > 0)) delay = 0;
+    // Past the host's bound of pending timers this throws a RangeError here,
+    // where the cell can catch it.
+    const p = hostAsync(stringify({ op: "timer", ms: delay, token: id }));
     timers.set(id, true);
-    call("timer", { ms: delay, token: id }).then(() => { if (timers.delete(id)) fn(...args); });
+    p.then(() => { if (timers.delete(id)) fn(...args); });
     return id;
   }
   function clearTimeoutFn(id) {

@@ -27,9 +27,12 @@ func (e *JSError) IsOutOfMemory() bool {
 
 // InterruptError means the interrupt handler stopped the guest: the wall-clock
 // deadline passed, the interrupt budget ran out, or the context was canceled.
-// QuickJS raises it uncatchably; the VM stays usable.
+// QuickJS raises it uncatchably; the VM stays usable. Stopped marks the hard
+// stop from outside the guest (engine.Poller): the guest did not reach an
+// interrupt check in time, the instance was stopped, and the VM is discarded.
 type InterruptError struct {
-	Reason string // "deadline", "budget" or "canceled"
+	Reason  string // "deadline", "budget" or "canceled"
+	Stopped bool
 }
 
 func (e *InterruptError) Error() string { return "interrupted: " + e.Reason }

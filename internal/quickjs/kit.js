@@ -16,6 +16,14 @@
     c ^= a; d ^= b; b ^= c; a ^= d; c ^= t; d = rotl(d, 11);
     return r >>> 0;
   }
+  // Error.prepareStackTrace would run guest code whenever an error's stack is
+  // built, including errors the host formats after the deadline, and its
+  // CallSite.getFunction() hands out every function on the stack, the host
+  // bridge functions among them. Locking it to undefined closes both doors.
+  const pst = Object.getOwnPropertyDescriptor(ErrorCtor, "prepareStackTrace");
+  if (!pst || pst.configurable) {
+    Object.defineProperty(ErrorCtor, "prepareStackTrace", { value: undefined, writable: false, enumerable: false, configurable: false });
+  }
   Object.defineProperty(Math, "random", {
     value: function random() { return ((next() >>> 5) * 67108864 + (next() >>> 6)) / 9007199254740992; },
     writable: true, configurable: true, enumerable: false,

@@ -115,7 +115,7 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 // buildTemplate runs the cold init once: _initialize, qjs_init, the host
 // functions, the kit and the prelude; then it captures the memory image.
 func (r *Runtime) buildTemplate(ctx context.Context) error {
-	vm := &VM{rt: r, tmpl: &template{}, callbacks: map[string]HostFunc{}}
+	vm := &VM{rt: r, tmpl: &template{}, callbacks: map[string]HostFunc{}, grace: GraceTime, graceTicks: GraceTicks}
 	ref := &hostRef{vm: vm}
 	inst, err := r.module.Instantiate(ctx, ref)
 	if err != nil {
@@ -274,6 +274,9 @@ type pooled struct {
 type hostRef struct{ vm *VM }
 
 func (h *hostRef) CallImport(index int, stack []uint64) { h.vm.CallImport(index, stack) }
+
+// Poll lets the engine stop the owning VM's guest from outside (engine.Poller).
+func (h *hostRef) Poll() error { return h.vm.Poll() }
 
 // take returns a pooled instance already holding template t.
 func (r *Runtime) take(t *template) (pooled, bool) {

@@ -53,6 +53,10 @@ type VM struct {
 	budget      int64
 	ticks       int64
 	interrupted string
+	// grace and graceTicks are what is left of the one allowance for
+	// host-initiated guest code (see guarded) since the last SetLimits.
+	grace      time.Duration
+	graceTicks int64
 
 	rejections map[uint32]rejection
 }
@@ -80,7 +84,12 @@ func (vm *VM) call(name string, args ...uint64) (uint64, error) {
 	vm.depth--
 	if err != nil {
 		if vm.dead == nil {
-			vm.dead = &TrapError{Err: err}
+			var ie *InterruptError
+			if errors.As(err, &ie) {
+				vm.dead = ie
+			} else {
+				vm.dead = &TrapError{Err: err}
+			}
 		}
 		if vm.depth == 0 {
 			vm.inst.Close(context.Background())
@@ -112,7 +121,31 @@ func (vm *VM) SetLimits(ctx context.Context, lim Limits) {
 	}
 	vm.ctx, vm.deadline, vm.budget = ctx, lim.Deadline, lim.InterruptBudget
 	vm.ticks, vm.interrupted = 0, ""
+	vm.grace, vm.graceTicks = GraceTime, GraceTicks
 	vm.applyLimits(lim)
+}
+
+// HardStopSlack is how long past its deadline a guest may keep running before
+// the engine stops it from outside (engine.Poller). Within it, QuickJS's own
+// interrupt ends the guest gracefully (the VM stays reusable); past it the
+// guest is inside something that never reaches an interrupt check (a long
+// built-in) and the instance is stopped and discarded.
+const HardStopSlack = 50 * time.Millisecond
+
+// Poll is the engine's check from outside the guest (engine.Poller). It stops
+// the guest at once when the context is done, and HardStopSlack after the
+// deadline. The deadline includes that of guarded host work.
+func (vm *VM) Poll() error {
+	if ie, ok := vm.dead.(*InterruptError); ok {
+		return ie
+	}
+	if vm.ctx.Err() != nil {
+		return &InterruptError{Reason: "canceled", Stopped: true}
+	}
+	if !vm.deadline.IsZero() && time.Since(vm.deadline) > HardStopSlack {
+		return &InterruptError{Reason: "deadline", Stopped: true}
+	}
+	return nil
 }
 
 func (vm *VM) applyLimits(lim Limits) {
@@ -152,13 +185,30 @@ func (vm *VM) interrupt() bool {
 	return true
 }
 
-// guarded runs host-initiated guest code (error formatting, reseeding) under a
-// short leash of its own, so a hostile getter cannot hang it even after the
-// guest's own deadline passed.
+// The one allowance for host-initiated guest code (describing thrown values,
+// unhandled rejections, reseeding) between two SetLimits, i.e. per exec or
+// wait call: a hostile getter gets at most this much time and this many
+// interrupt checks in total, however many errors the host has to describe.
+const (
+	GraceTime  = 250 * time.Millisecond
+	GraceTicks = 400
+)
+
+var errGraceSpent = errors.New("quickjs: the allowance for describing guest values is spent")
+
+// guarded runs host-initiated guest code under what is left of the allowance,
+// so a hostile getter cannot hang it even after the guest's own deadline
+// passed. Once the allowance is spent, fn is not run at all.
 func (vm *VM) guarded(fn func() error) error {
+	if vm.grace <= 0 || vm.graceTicks <= 0 {
+		return errGraceSpent
+	}
 	ctx, dl, b, t, in := vm.ctx, vm.deadline, vm.budget, vm.ticks, vm.interrupted
-	vm.ctx, vm.deadline, vm.budget, vm.ticks, vm.interrupted = context.Background(), time.Now().Add(250*time.Millisecond), 200, 0, ""
+	began := time.Now()
+	vm.ctx, vm.deadline, vm.budget, vm.ticks, vm.interrupted = context.Background(), began.Add(vm.grace), vm.graceTicks, 0, ""
 	err := fn()
+	vm.grace -= time.Since(began)
+	vm.graceTicks -= vm.ticks
 	vm.ctx, vm.deadline, vm.budget, vm.ticks, vm.interrupted = ctx, dl, b, t, in
 	return err
 }

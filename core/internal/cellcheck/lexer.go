@@ -26,8 +26,9 @@ type token struct {
 	kind tokKind
 	text string // the name (tokIdent, tokPrivate) or the punctuator (tokPunct)
 	line int    // 1-based line of the token's first character
-	// open is true for template pieces that end in "${" (more code follows).
-	open bool
+	// open is true for template pieces that end in "${" (more code follows);
+	// cont for those that start after the "}" closing a substitution.
+	open, cont bool
 }
 
 // lexer splits JavaScript (and, well enough, TypeScript) into tokens in one
@@ -128,7 +129,9 @@ func (l *lexer) token(c byte) token {
 			// Closes a "${": back into the template's text.
 			l.templ = l.templ[:n-1]
 			l.pos++
-			return l.template(line)
+			t := l.template(line)
+			t.cont = true
+			return t
 		}
 		if l.braces > 0 {
 			l.braces--

@@ -9,9 +9,13 @@ package cellcheck
 func checkModules(src string) *Error {
 	toks := tokenize(src)
 	closing := matchParens(toks)
+	inNamespace := namespaceBodies(toks)
 	for i, t := range toks {
 		if t.kind != tokIdent || isMemberName(toks, i) {
 			continue
+		}
+		if t.text == "export" && inNamespace[i] {
+			continue // TypeScript: `namespace N { export const v = 1 }` exports to N
 		}
 		if found := moduleConstruct(toks, closing, i); found != "" {
 			return &Error{Kind: KindModule, Line: t.line, Found: found}
@@ -51,6 +55,47 @@ func matchParens(toks []token) []int {
 		closing[open] = len(toks) - 1
 	}
 	return closing
+}
+
+// namespaceBodies marks the tokens inside the body of a TypeScript namespace
+// (`namespace A.B {` or the older `module A {`), where `export` names a member
+// of the namespace object instead of loading or defining a module.
+func namespaceBodies(toks []token) []bool {
+	in := make([]bool, len(toks))
+	for i := 0; i+2 < len(toks); i++ {
+		t := toks[i]
+		if t.kind != tokIdent || (t.text != "namespace" && t.text != "module") || isMemberName(toks, i) {
+			continue
+		}
+		j := i + 1
+		for j < len(toks) && toks[j].kind == tokIdent {
+			j++
+			if j < len(toks) && toks[j].kind == tokPunct && toks[j].text == "." {
+				j++
+				continue
+			}
+			break
+		}
+		if j == i+1 || j >= len(toks) || toks[j].kind != tokPunct || toks[j].text != "{" {
+			continue
+		}
+		depth := 0
+		for k := j; k < len(toks); k++ {
+			if toks[k].kind == tokPunct {
+				switch toks[k].text {
+				case "{":
+					depth++
+				case "}":
+					depth--
+				}
+			}
+			if depth == 0 {
+				break
+			}
+			in[k] = true
+		}
+	}
+	return in
 }
 
 // moduleConstruct names the module-loading construct that starts with the

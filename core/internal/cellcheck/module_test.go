@@ -48,6 +48,8 @@ func TestModuleRejected(t *testing.T) {
 		{"'str'\nrequire('y')", "require(...)", 2},
 		{"x = 'unterminated\nrequire('y')", "require(...)", 2},
 		{"x = /unterminated\nrequire('y')", "require(...)", 2},
+		{"namespace N { export const v = 1 }\nexport const w = 2", "export", 2},
+		{"namespace N { }; export const w = 2", "export", 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.src, func(t *testing.T) {
@@ -106,6 +108,10 @@ func TestModuleNotRejected(t *testing.T) {
 		"#!/usr/bin/env node\nreturn 1",
 		"const re = /`/; return re",
 		"x = a\n/ 2 / 3",
+		"namespace N { export const v = 1 }\nreturn N.v",
+		"namespace A.B { export function f() { return { a: 1 } } export const g = 2 }",
+		"declare namespace D { export const x: number }",
+		"module M { export const v = 1 }",
 		"",
 	} {
 		if err := Check(src); err != nil {

@@ -1,0 +1,270 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestHealthz(t *testing.T) {
+	r := call(t, "GET", "/healthz", "", nil)
+	m := r.obj(t)
+	if r.Status != 200 || m["ok"] != true {
+		t.Fatalf("healthz: %d %s", r.Status, r.Body)
+	}
+	if v, _ := m["version"].(string); v == "" {
+		t.Errorf("no version: %s", r.Body)
+	}
+	if e, _ := m["engine"].(string); e == "" {
+		t.Errorf("no engine: %s", r.Body)
+	}
+}
+
+func TestExecCompletesAndFailureIsA200(t *testing.T) {
+	if m := execCell(t, "text('hello'); return 6 * 7"); m["status"] != "completed" || m["value"] != 42.0 {
+		t.Fatalf("completed: %v", m)
+	}
+	m := execCell(t, "throw new RangeError('too far')")
+	if m["status"] != "failed" || !strings.Contains(m["error"].(string), "RangeError: too far") {
+		t.Fatalf("failed: %v", m)
+	}
+	if _, ok := m["telemetry"].(map[string]any); !ok {
+		t.Errorf("failed result without telemetry: %v", m)
+	}
+	if m := execCell(t, "import fs from 'fs'"); m["status"] != "failed" || m["code"] != "invalid_input" {
+		t.Fatalf("import: %v", m)
+	}
+}
+
+func TestTypeScriptCell(t *testing.T) {
+	r := post(t, "/v1/exec", `{"code":"const n: number = 2; return n * 21","language":"typescript",`+scope(t)+`}`)
+	if r.obj(t)["value"] != 42.0 {
+		t.Fatalf("typescript: %s", r.Body)
+	}
+}
+
+func TestYieldThenWaitInALaterRequest(t *testing.T) {
+	m := execCell(t, "text('one'); await yield_control('checkpoint'); text('two'); return 'done'")
+	if m["status"] != "waiting" || m["reason"] != "yield" {
+		t.Fatalf("exec: %v", m)
+	}
+	id := m["runId"].(string)
+	if m := waitRun(t, id); m["status"] != "completed" || m["value"] != "done" {
+		t.Fatalf("wait: %v", m)
+	}
+	if m := waitRun(t, id); m["status"] != "failed" || m["code"] != "invalid_input" {
+		t.Fatalf("second wait: %v", m)
+	}
+}
+
+// TestSlowToolSuspendsAndWaitCompletes: a timer longer than the server's
+// timeoutMs makes exec answer waiting; wait calls finish the run.
+func TestSlowToolSuspendsAndWaitCompletes(t *testing.T) {
+	code := "await new Promise((r) => setTimeout(r, 1500)); return 'slept'"
+	if srv.own {
+		code = "const s = await tools.sleep_ms({ms: 1500}); return 'slept ' + s.slept"
+	}
+	m := execCell(t, code)
+	if srv.own && m["status"] != "waiting" {
+		t.Fatalf("exec with timeoutMs 1000: %v", m)
+	}
+	for i := 0; m["status"] == "waiting" && i < 20; i++ {
+		if p, _ := m["pendingToolCalls"].([]any); len(p) == 0 {
+			t.Fatalf("waiting without pending calls: %v", m)
+		}
+		m = waitRun(t, m["runId"].(string))
+	}
+	if m["status"] != "completed" || !strings.HasPrefix(m["value"].(string), "slept") {
+		t.Fatalf("after waits: %v", m)
+	}
+}
+
+func TestWaitOnUnknownRun(t *testing.T) {
+	m := waitRun(t, "cm_000000000000000000000000")
+	if m["status"] != "failed" || m["code"] != "invalid_input" || !strings.Contains(m["error"].(string), "unavailable or expired") {
+		t.Fatalf("unknown run: %v", m)
+	}
+}
+
+func TestOtherSessionCannotWait(t *testing.T) {
+	m := execCell(t, "await yield_control(); return 1")
+	id, _ := m["runId"].(string)
+	r := post(t, "/v1/wait", `{"runId":"`+id+`","scope":{"agentId":"httpapi","sessionId":"someone-else"}}`)
+	if o := r.obj(t); o["status"] != "failed" || o["code"] != "invalid_input" {
+		t.Fatalf("other session: %s", r.Body)
+	}
+	if m := waitRun(t, id); m["value"] != 1.0 {
+		t.Fatalf("own wait after the refusal: %v", m)
+	}
+}
+
+// TestOtherPrincipalSeesAnUnknownRun needs a second principal's token.
+func TestOtherPrincipalSeesAnUnknownRun(t *testing.T) {
+	if srv.token2 == "" || srv.token == "" {
+		t.Skip("needs CODEMODE_HTTP_TOKEN and CODEMODE_HTTP_TOKEN2")
+	}
+	m := execCell(t, "await yield_control(); return 'mine'")
+	id := m["runId"].(string)
+	other := call(t, "POST", "/v1/wait", srv.token2, strings.NewReader(`{"runId":"`+id+`",`+scope(t)+`}`))
+	unknown := call(t, "POST", "/v1/wait", srv.token2, strings.NewReader(`{"runId":"cm_ffffffffffffffffffffffff",`+scope(t)+`}`))
+	if other.Status != unknown.Status || string(other.Body) != string(unknown.Body) {
+		t.Fatalf("other principal:\n%d %s\nunknown run:\n%d %s", other.Status, other.Body, unknown.Status, unknown.Body)
+	}
+	if m := waitRun(t, id); m["value"] != "mine" {
+		t.Fatalf("owner's wait: %v", m)
+	}
+}
+
+func TestAuthRequired(t *testing.T) {
+	if srv.token == "" {
+		t.Skip("the target has no token")
+	}
+	for _, tok := range []string{"", "not-the-token-0000000000"} {
+		r := call(t, "POST", "/v1/exec", tok, strings.NewReader(`{"code":"return 1",`+scope(t)+`}`))
+		if r.Status != 401 || r.errCode(t) != "unauthorized" {
+			t.Errorf("token %q: %d %s", tok, r.Status, r.Body)
+		}
+	}
+}
+
+func TestSurfaceFormats(t *testing.T) {
+	for format, marker := range map[string]string{"plain": `"input_schema"`, "anthropic": `"input_schema"`, "openai": `"function"`} {
+		r := post(t, "/v1/surface", `{"format":"`+format+`",`+scope(t)+`}`)
+		if r.Status != 200 || !strings.Contains(string(r.Body), `"name":"exec"`) || !strings.Contains(string(r.Body), `"name":"wait"`) || !strings.Contains(string(r.Body), marker) {
+			t.Errorf("%s: %d %.300s", format, r.Status, r.Body)
+		}
+	}
+}
+
+// TestCatalogAndToolCallRelay: every catalog entry carries its schema, trust
+// and owner; a trusted entry's tool runs through /v1/tools/call.
+func TestCatalogAndToolCallRelay(t *testing.T) {
+	r := call(t, "GET", "/v1/catalog?agentId=httpapi", "-", nil)
+	if r.Status != 200 {
+		t.Fatalf("catalog: %d %s", r.Status, r.Body)
+	}
+	var cat struct {
+		Entries []struct {
+			ID, Name, Source, Trust, Owner, Input string
+			Parameters                            json.RawMessage
+		}
+		MCPServers []any `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(r.Body, &cat); err != nil {
+		t.Fatal(err)
+	}
+	if cat.MCPServers == nil {
+		t.Errorf("no mcpServers list: %.300s", r.Body)
+	}
+	echo := ""
+	for _, e := range cat.Entries {
+		if e.ID == "" || e.Owner == "" || len(e.Parameters) == 0 || (e.Trust != "trusted" && e.Trust != "untrusted") {
+			t.Errorf("incomplete entry %+v", e)
+		}
+		if (e.Source == "mcp" || e.Source == "client") && e.Trust != "untrusted" {
+			t.Errorf("%s is %s but %s", e.ID, e.Source, e.Trust)
+		}
+		if e.Name == "echo" && e.Trust == "trusted" {
+			echo = e.ID
+		}
+	}
+	if echo == "" {
+		t.Skip("the target has no trusted echo tool")
+	}
+	r = post(t, "/v1/tools/call", `{"id":"`+echo+`","input":{"message":"relayed"},"callId":"c1",`+scope(t)+`}`)
+	if r.Status != 200 || !strings.Contains(string(r.Body), "relayed") {
+		t.Fatalf("relay: %d %s", r.Status, r.Body)
+	}
+	r = post(t, "/v1/tools/call", `{"id":"openclaw:core:no_such_tool","input":{},`+scope(t)+`}`)
+	if r.Status != 200 || r.errCode(t) != "unknown_tool" {
+		t.Fatalf("unknown tool: %d %s", r.Status, r.Body)
+	}
+}
+
+func TestBadRequests(t *testing.T) {
+	sc := scope(t)
+	for _, c := range []struct {
+		name, path, ctype, body string
+		status                  int
+		code                    string
+	}{
+		{"malformed", "/v1/exec", "application/json", `{"code":`, 400, "invalid_json"},
+		{"unknown field", "/v1/exec", "application/json", `{"source":"1",` + sc + `}`, 400, "unknown_field"},
+		{"wrong type", "/v1/wait", "application/json", `{"runId":5,` + sc + `}`, 400, "wrong_type"},
+		{"trailing", "/v1/exec", "application/json", `{"code":"1",` + sc + `}]`, 400, "trailing_data"},
+		{"missing scope", "/v1/exec", "application/json", `{"code":"1"}`, 400, "missing_field"},
+		{"content type", "/v1/exec", "text/plain", `{"code":"1",` + sc + `}`, 415, "unsupported_media_type"},
+		{"bad format", "/v1/surface", "application/json", `{"format":"yaml",` + sc + `}`, 400, "invalid_field"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := call(t, "POST", c.path, "-", strings.NewReader(c.body), "Content-Type", c.ctype)
+			if r.Status != c.status || r.errCode(t) != c.code {
+				t.Fatalf("got %d %s, want %d %s", r.Status, r.Body, c.status, c.code)
+			}
+			noGo(t, r.Body)
+		})
+	}
+}
+
+// TestHugeBodyIsRefusedEarly sends (up to) 64 MiB without a declared length;
+// the server must answer 413 having read only a few MiB of it.
+func TestHugeBodyIsRefusedEarly(t *testing.T) {
+	src := &spaces{left: 64 << 20}
+	req, _ := http.NewRequest("POST", srv.url+"/v1/exec", src)
+	req.Header.Set("Content-Type", "application/json")
+	if srv.token != "" {
+		req.Header.Set("Authorization", "Bearer "+srv.token)
+	}
+	start := time.Now()
+	resp, err := client.Do(req)
+	if err != nil {
+		// Some servers reset the connection after the refusal; the answer
+		// must still have come before the whole body was sent.
+		if src.sent >= 64<<20 {
+			t.Fatalf("the whole body was sent before the error: %v", err)
+		}
+		t.Logf("connection closed after %d bytes: %v", src.sent, err)
+		return
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 413 || !strings.Contains(string(b), "body_too_large") {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	t.Logf("413 after %d bytes sent, %v", src.sent, time.Since(start))
+}
+
+type spaces struct{ left, sent int }
+
+func (s *spaces) Read(p []byte) (int, error) {
+	if s.left == 0 {
+		return 0, io.EOF
+	}
+	n := min(len(p), s.left)
+	for i := range p[:n] {
+		p[i] = ' '
+	}
+	s.left -= n
+	s.sent += n
+	return n, nil
+}
+
+func TestMethodsAndRoutes(t *testing.T) {
+	for path, allow := range map[string]string{"/v1/exec": "POST", "/v1/wait": "POST", "/v1/surface": "POST", "/v1/tools/call": "POST", "/v1/catalog": "GET, HEAD", "/healthz": "GET, HEAD"} {
+		method := "GET"
+		if allow != "POST" {
+			method = "PUT"
+		}
+		r := call(t, method, path, "-", nil)
+		if r.Status != 405 || r.Header.Get("Allow") != allow || r.errCode(t) != "method_not_allowed" {
+			t.Errorf("%s %s: %d Allow=%q %s", method, path, r.Status, r.Header.Get("Allow"), r.Body)
+		}
+	}
+	r := call(t, "GET", "/v1/does-not-exist", "-", nil)
+	if r.Status != 404 || r.errCode(t) != "not_found" {
+		t.Errorf("unknown route: %d %s", r.Status, r.Body)
+	}
+}
