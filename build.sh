@@ -101,6 +101,7 @@ test_() {
   log "cross-compile checks: GOOS=js and GOOS=wasip1"
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
+  test_worker
 }
 
 # test_hostjs_go: the core's suites under GOOS=js in Node.js on the host's own

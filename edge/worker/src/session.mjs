@@ -14,6 +14,9 @@ import { DurableObject } from "cloudflare:workers";
 import { openCore } from "./core.mjs";
 import { RunTracker } from "./runs.mjs";
 
+/** The core's answer for an unknown, expired or foreign runId (core/store.go). */
+export const UNAVAILABLE = "code mode run is unavailable or expired.";
+
 /** Forwarded operations the front may ask for. */
 const OPS = new Set(["exec", "wait", "surface"]);
 
@@ -54,6 +57,12 @@ export class CodeModeSession extends DurableObject {
     }
     this.#principal = msg.principal;
     this.#auth.value = request.headers.get("x-codemode-relay-auth") ?? "";
+    if (op === "wait" && !this.#core) {
+      // A new object (first request, or after an eviction or a deploy) holds
+      // no runs: answer at once, as the core answers an unknown runId, instead
+      // of starting a core only to say so.
+      return Response.json(failedResult("invalid_input", UNAVAILABLE));
+    }
     let cm;
     try {
       cm = await this.#open(msg);
