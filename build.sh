@@ -153,7 +153,9 @@ worker() {
   local gen; gen=$(mktemp -d)
   go run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$gen" >/dev/null
   cp "$gen/wasm_exec.js" "$WORKER_OUT/wasm_exec.js"; rm -rf "$gen"
-  cp edge/worker/src/*.mjs "$WORKER_OUT/"
+  for f in edge/worker/src/*.mjs; do
+    case "$f" in *.test.mjs) ;; *) cp "$f" "$WORKER_OUT/" ;; esac
+  done
   for f in build/web/*.js build/web/quickjs.wasm build/web/codemode.wasm; do
     case "$(basename "$f")" in wasm_exec.js|worker.js|*.worker.js) continue ;; esac
     cp "$f" "$WORKER_OUT/"
@@ -197,6 +199,8 @@ worker_dev() {
 # workerd, which the tests start and stop (tests/httpapi, tests/worker).
 test_worker() {
   worker
+  log "test-worker: node tests of the Worker's JavaScript"
+  node --test edge/worker/src/*.test.mjs
   log "test-worker: tests against local workerd"
   WORKER_TEST=1 go test -count=1 -timeout 15m ./tests/worker/...
 }

@@ -33,7 +33,11 @@ export class CodeModeSession extends DurableObject {
     super(ctx, env);
     // A pending interval keeps the object in memory while it holds suspended
     // runs (compatibility date 2026-10-01: pending timers prevent eviction).
-    this.#runs = new RunTracker({ setInterval, clearInterval, now: () => Date.now() });
+    this.#runs = new RunTracker({
+      setInterval: (fn, ms) => setInterval(fn, ms),
+      clearInterval: (t) => clearInterval(t),
+      now: () => Date.now(),
+    });
   }
 
   async fetch(request) {
@@ -71,6 +75,17 @@ export class CodeModeSession extends DurableObject {
       console.error("code mode core failed to start:", err?.message ?? String(err));
       return Response.json(failedResult("runtime_unavailable", "code mode runtime unavailable: the session's core could not start"));
     }
+    try {
+      return await this.#serve(op, cm, msg);
+    } catch (err) {
+      // The core answers every cell with a result; an exception here is the
+      // glue's own failure: report it without losing the object's other runs.
+      console.error(`session ${op} failed:`, err?.message ?? String(err));
+      return Response.json(failedResult("internal_error", "code mode could not complete this request in the session object."));
+    }
+  }
+
+  async #serve(op, cm, msg) {
     switch (op) {
       case "exec": {
         const result = await cm.exec(msg.input ?? {}, { scope: msg.scope });
