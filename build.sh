@@ -119,6 +119,15 @@ bench() {
   go run ./tests/bench "$@"
 }
 
+# bench-limits: overshoot past timeoutMs of every long built-in on both wazero
+# engines, and what the loop guard costs against no guard and wazero's
+# WithCloseOnContextDone (tests/bench/RESULTS.md, "Limits"). Takes ~2-4 min.
+bench_limits() {
+  deps
+  log "time limit: overshoot per long built-in, cost of stopping guests from outside"
+  go run ./tests/benchlimits "$@"
+}
+
 # fuzz: run every fuzz target briefly (FUZZTIME=30s ./build.sh fuzz for longer).
 fuzz() {
   deps
@@ -167,8 +176,8 @@ worker() {
   [ "$raw" -le $((64 * 1048576)) ] || die "the Worker bundle ($raw bytes) exceeds Cloudflare's 64 MiB limit"
 }
 
-# wrangler_dev PORT INSPECTOR_PORT [extra wrangler args]: local workerd, offline and quiet.
-wrangler_dev() {
+# _wrangler_dev PORT INSPECTOR_PORT [extra wrangler args]: local workerd, offline and quiet.
+_wrangler_dev() {
   local port=$1 insp=$2; shift 2
   WRANGLER_SEND_METRICS=false WRANGLER_SEND_ERROR_REPORTS=false CLOUDFLARE_CF_FETCH_ENABLED=false \
   WRANGLER_HIDE_BANNER=true WRANGLER_LOG_PATH="$PWD/build/wrangler-logs" \
@@ -192,7 +201,7 @@ worker_dev() {
   if [ -n "${CODEMODE_TOKENS:-}" ]; then vars+=(--var "CODEMODE_TOKENS:$CODEMODE_TOKENS"); else vars+=(--var CODEMODE_INSECURE_NO_AUTH:true); fi
   [ -z "${CODEMODE_MCP_SERVERS:-}" ] || vars+=(--var "CODEMODE_MCP_SERVERS:$CODEMODE_MCP_SERVERS")
   log "worker-dev: http://127.0.0.1:$port (Ctrl-C stops it)"
-  wrangler_dev "$port" $((port + 1)) "${vars[@]}"
+  _wrangler_dev "$port" $((port + 1)) "${vars[@]}"
 }
 
 # test-worker: the HTTP conformance suite and the Worker's own tests against local
@@ -211,20 +220,14 @@ bench_worker() {
   WORKER_BENCH=1 go test -count=1 -timeout 20m -run '^$' -bench . -benchtime 1x ./tests/worker/...
 }
 
+# Dispatch: every subcommand is the function of the same name ('-' becomes '_'; test is
+# test_ because `test` is a shell builtin). Adding a subcommand = adding a function.
 cmd="${1:-help}"; shift || true
-case "$cmd" in
-  deps) deps ;;
-  build) build ;;
-  run) run "$@" ;;
-  test) test_ ;;
-  bench) bench "$@" ;;
-  bench-http) bench_http "$@" ;;
-  fuzz) fuzz ;;
-  test-hostjs-go) test_hostjs_go ;;
-  build-web) deps; build_web ;;
-  worker) worker ;;
-  worker-dev) worker_dev "$@" ;;
-  test-worker) test_worker ;;
-  bench-worker) bench_worker ;;
-  *) echo "usage: ./build.sh deps|build|build-web|run [codemode args]|test|bench|bench-http|fuzz|test-hostjs-go|worker|worker-dev [--port N]|test-worker|bench-worker" >&2; exit 2 ;;
-esac
+fn="${cmd//-/_}"; [ "$fn" = test ] && fn=test_
+case "$fn" in help|log|die|sha256|"") fn="" ;; esac
+if [ -n "$fn" ] && declare -F "$fn" >/dev/null; then
+  "$fn" "$@"
+else
+  subs=$(declare -F | awk '{print $3}' | grep -vE '^(log|die|sha256)$|^_' | sed 's/^test_$/test/; s/_/-/g' | tr '\n' '|')
+  echo "usage: ./build.sh ${subs%|}" >&2; exit 2
+fi

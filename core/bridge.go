@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/internal/strictjson"
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/internal/quickjs"
 	json "github.com/goccy/go-json"
@@ -62,7 +63,13 @@ func (r *run) readRequest(vm *quickjs.VM, args []quickjs.Value) (request, error)
 	if len(s) > maxBridgeRequest {
 		return req, &quickjs.Throw{Name: "RangeError", Message: "bridge message of " + strconv.Itoa(len(s)) + " bytes is too large"}
 	}
-	if err := json.Unmarshal([]byte(s), &req); err != nil {
+	// Guest-serialized JSON is never passed on as it is: parsed strictly and
+	// re-serialized, so raw values (json output, tool inputs) are clean too.
+	b, err := strictjson.Canonical([]byte(s))
+	if err != nil {
+		return req, &quickjs.Throw{Name: "TypeError", Message: "bridge: malformed message (" + err.Error() + ")"}
+	}
+	if err := json.Unmarshal(b, &req); err != nil {
 		return req, &quickjs.Throw{Name: "TypeError", Message: "bridge: malformed message"}
 	}
 	return req, nil
@@ -86,7 +93,7 @@ func (r *run) hostSync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (q
 		if req.Limit != nil {
 			limit = *req.Limit
 		}
-		out = r.cat.Search(req.Query, catalog.SearchLimit(limit, r.rt.cfg.SearchDefaultLimit, r.rt.cfg.MaxSearchLimit))
+		out = r.cat.Search(req.Query, catalog.SearchLimit(limit, r.rt.cfg.EffectiveSearchDefaultLimit(), r.rt.cfg.MaxSearchLimit))
 	case "describe":
 		out, err = r.cat.Describe(req.ID)
 	case "timer.cancel":
@@ -181,8 +188,10 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 	}
 	id := r.nextID("call")
 	r.calls[id] = &pendingCall{id: id, kind: req.Op, toolID: toolID, res: res}
-	ctx, settled := r.ctx, r.settled
+	ctx, done := r.jobContext()
+	settled := r.settled
 	go func() {
+		defer done()
 		s := settlement{id: id}
 		v, err := safeRun(ctx, job)
 		if err != nil {

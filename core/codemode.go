@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/codemode-go/codemode/core/catalog"
@@ -84,6 +85,11 @@ type Runtime struct {
 	qjs   *quickjs.Runtime
 	store *store
 	now   func() time.Time
+	// ownEngine is the engine New created (nil when the host passed one in);
+	// Close releases it.
+	ownEngine engine.Engine
+	life      lifecycle
+	releaseMu sync.Once
 }
 
 // New validates the config and loads QuickJS-WASI. A failure here is the spec's
@@ -103,9 +109,12 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, errors.New("core: InterruptsPerSecond must not be negative")
 	}
 	if opts.RelayOnly {
-		return &Runtime{opts: opts, cfg: opts.Config, store: newStore(), now: now}, nil
+		rt := &Runtime{opts: opts, cfg: opts.Config, store: newStore(time.Duration(opts.Config.SnapshotTtlSeconds)*time.Second, now), now: now}
+		rt.life.released = make(chan struct{})
+		return rt, nil
 	}
 	eng := opts.Engine
+	var own engine.Engine
 	if eng == nil {
 		// Linear memory never shrinks: cap pages at the QuickJS limit plus room
 		// for the 1 MiB C stack, static data and allocator slack.
@@ -115,13 +124,13 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 			return nil, &UnavailableError{Err: err}
 		}
 		if h != nil {
-			eng = h
+			eng, own = h, h
 		} else {
 			e, err := newWazero(ctx, opts.Interpreter, pages)
 			if err != nil {
 				return nil, &UnavailableError{Err: err}
 			}
-			eng = e
+			eng, own = e, e
 		}
 	}
 	q, err := quickjs.New(ctx, quickjs.Config{
@@ -131,18 +140,15 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		Deterministic: opts.Deterministic,
 	})
 	if err != nil {
+		if own != nil {
+			own.Close(ctx)
+		}
 		return nil, &UnavailableError{Err: err}
 	}
-	return &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(), now: now}, nil
-}
-
-// Close drops every suspended run and releases the engine.
-func (rt *Runtime) Close(ctx context.Context) error {
-	rt.store.clear()
-	if rt.qjs == nil {
-		return nil
-	}
-	return rt.qjs.Close(ctx)
+	ttl := time.Duration(opts.Config.SnapshotTtlSeconds) * time.Second
+	rt := &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(ttl, now), now: now, ownEngine: own}
+	rt.life.released = make(chan struct{})
+	return rt, nil
 }
 
 // interruptBudget is timeoutMs worth of interrupt checks at the engine's rate.

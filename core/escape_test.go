@@ -82,3 +82,26 @@ func TestPathologicalSourceIsInvalidInputBeforeAnyParser(t *testing.T) {
 		})
 	}
 }
+
+// TestGuestJSONIsParsedStrictlyOnTheHost: what the guest serializes is parsed
+// and re-serialized on the host, so nothing a decoder could read two ways
+// reaches the result line, even from a guest that forges bridge messages.
+func TestGuestJSONIsParsedStrictlyOnTheHost(t *testing.T) {
+	rt := newRuntime(t, nil)
+	for _, tc := range []struct{ name, code, want string }{
+		{"a lone surrogate in the result", `return "a\ud800b"`, "lone surrogate"},
+		{"a lone surrogate in json output", `try { json({s: "\udc00"}); } catch (e) { return e.name + ": " + e.message; }`, "TypeError: bridge: malformed message (not strict JSON: lone surrogate"},
+		{"a lone surrogate as a tool input", `try { await tools.echo({message: "\ud800"}); } catch (e) { return e.message; }`, "lone surrogate"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := exec(t, rt, tc.code)
+			got := r.Error
+			if r.Status == core.StatusCompleted {
+				got = string(r.Value)
+			}
+			if !strings.Contains(got, tc.want) {
+				t.Fatalf("got %s %q, want %q", r.Status, got, tc.want)
+			}
+		})
+	}
+}

@@ -49,6 +49,13 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 	if rt.qjs == nil {
 		return failed(CodeRuntimeUnavailable, errRelayOnly, Telemetry{})
 	}
+	if !rt.enter() {
+		return failed(CodeRuntimeUnavailable, msgClosed, Telemetry{})
+	}
+	defer rt.leave()
+	if ctx.Err() != nil {
+		return failed("", msgAborted, Telemetry{})
+	}
 	src, lang, msg := rt.checkInput(in)
 	cat, visible, err := rt.buildCatalog(ctx, call.Scope)
 	var tel Telemetry
@@ -112,10 +119,17 @@ func (rt *Runtime) Wait(ctx context.Context, call CallInfo, in WaitInput) Result
 	if rt.qjs == nil {
 		return failed(CodeRuntimeUnavailable, errRelayOnly, Telemetry{})
 	}
+	if !rt.enter() {
+		return failed(CodeRuntimeUnavailable, msgClosed, Telemetry{})
+	}
+	defer rt.leave()
+	if ctx.Err() != nil {
+		return failed("", msgAborted, Telemetry{}) // the run stays suspended
+	}
 	if strings.TrimSpace(in.RunID) == "" {
 		return failed(CodeInvalidInput, "wait needs a runId from a waiting exec result.", Telemetry{})
 	}
-	r, msg := rt.store.take(in.RunID, call.Principal, call.Scope, rt.now())
+	r, msg := rt.store.take(in.RunID, call.Principal, call.Scope)
 	if r == nil {
 		return failed(CodeInvalidInput, msg, Telemetry{})
 	}

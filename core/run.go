@@ -10,6 +10,7 @@ import (
 
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/internal/apifiles"
+	"github.com/codemode-go/codemode/core/internal/strictjson"
 	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/quickjs"
 )
@@ -34,9 +35,12 @@ type run struct {
 	openclawIDs  map[[2]string]string // (owner, name) -> catalog id
 
 	// ctx outlives single exec/wait calls: tool calls keep running while the run
-	// is suspended. cancel ends them when the run ends.
+	// is suspended. cancel ends them when the run ends (or is aborted).
 	ctx    context.Context
 	cancel context.CancelFunc
+	// callCtx is the context of the exec or wait driving the run now; nested
+	// calls get its values (auth, tracing) but not its cancellation.
+	callCtx context.Context
 
 	snap    *quickjs.Snapshot
 	result  quickjs.Value // the cell's [ok, value] promise, a box in guest memory
@@ -46,6 +50,9 @@ type run struct {
 	seq     int
 	timers  runTimers
 
+	// snapCharged is what snap counts against MaxSuspendedBytes.
+	snapCharged int64
+
 	// per exec/wait call
 	vm       *quickjs.VM
 	callID   string
@@ -53,8 +60,12 @@ type run struct {
 	outUsed  int64 // across the whole run
 	overflow bool
 
-	expires  time.Time
-	busy     bool
+	// store bookkeeping, guarded by the store's lock
+	state   runState
+	place   bool        // holds one of the process's 64 suspended-run places
+	expires time.Time   // by the runtime's clock (Options.Now)
+	expiry  *time.Timer // ends the suspended run at its TTL
+
 	recorded int // trajectory records already filed in the transcript
 }
 
@@ -112,7 +123,7 @@ func (r *run) discard() {
 	if r.cancel != nil {
 		r.cancel()
 	}
-	r.snap = nil
+	r.freeSnap()
 }
 
 func (r *run) limits(deadline time.Time) quickjs.Limits {
@@ -126,25 +137,47 @@ func (r *run) limits(deadline time.Time) quickjs.Limits {
 	}
 }
 
+// drive makes ctx the context of the call driving the run now. The returned
+// context, which the VM and the pump obey, ends with ctx or when the run is
+// aborted from outside (Abort, EndSession, expiry, Close).
+func (r *run) drive(ctx context.Context) (context.Context, func()) {
+	r.callCtx = ctx
+	vctx, cancel := context.WithCancel(ctx)
+	stop := context.AfterFunc(r.ctx, cancel)
+	return vctx, func() { stop(); cancel() }
+}
+
+// jobContext is a nested call's context: the driving call's values without its
+// cancellation (the call may outlive it while the run is suspended), ended
+// when the run ends.
+func (r *run) jobContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancel(context.WithoutCancel(r.callCtx))
+	stop := context.AfterFunc(r.ctx, cancel)
+	return ctx, func() { stop(); cancel() }
+}
+
 // start evaluates the cell in a fresh VM and pumps it.
 func (r *run) start(ctx context.Context, src string) Result {
+	if !r.rt.store.register(r) {
+		r.discard()
+		return r.failure(CodeRuntimeUnavailable, msgClosed)
+	}
+	ctx, stop := r.drive(ctx)
+	defer stop()
 	deadline := time.Now().Add(time.Duration(r.rt.cfg.TimeoutMs) * time.Millisecond)
 	vm, err := r.rt.qjs.NewVM(ctx, r.limits(deadline))
 	if err != nil {
-		r.discard()
-		return r.failure(CodeRuntimeUnavailable, "code mode runtime unavailable: could not start a QuickJS-WASI VM")
+		return r.end(r.failure(CodeRuntimeUnavailable, "code mode runtime unavailable: could not start a QuickJS-WASI VM"))
 	}
 	r.attach(vm)
 	defer r.detach()
 	if err := r.setup(); err != nil {
-		r.discard()
-		return r.guestFailure(err)
+		return r.end(r.guestFailure(err))
 	}
 	// The cell is the body of an async function: top-level await and return work.
 	fn, err := vm.Eval(cellPrefix+src+"\n})", "cell.js")
 	if err != nil {
-		r.discard()
-		return r.guestFailure(err)
+		return r.end(r.guestFailure(err))
 	}
 	start, err := vm.GetProp(vm.Prelude(), "start")
 	if err == nil {
@@ -153,24 +186,25 @@ func (r *run) start(ctx context.Context, src string) Result {
 	}
 	vm.Free(fn)
 	if err != nil {
-		r.discard()
-		return r.guestFailure(err)
+		return r.end(r.guestFailure(err))
 	}
-	return r.pump(ctx, deadline)
+	return r.pump(ctx, deadline, false)
 }
 
-// resume restores the run's snapshot into a fresh VM and pumps it.
+// resume restores the run's snapshot (the wait took it from the store) into a
+// fresh VM and pumps it.
 func (r *run) resume(ctx context.Context, callID string) Result {
+	ctx, stop := r.drive(ctx)
+	defer stop()
 	deadline := time.Now().Add(time.Duration(r.rt.cfg.TimeoutMs) * time.Millisecond)
 	vm, err := r.rt.qjs.Restore(ctx, r.snap, r.limits(deadline))
 	if err != nil {
-		r.rt.store.drop(r)
-		return r.failure(CodeInvalidInput, "code mode run could not be restored.")
+		return r.end(r.failure(CodeInvalidInput, "code mode run could not be restored."))
 	}
 	r.parentCallID = callID
 	r.attach(vm)
 	defer r.detach()
-	r.snap = nil
+	r.freeSnap()
 	if r.yield != nil { // wait is the model's go-ahead after yield_control
 		y := *r.yield
 		r.yield = nil
@@ -180,17 +214,10 @@ func (r *run) resume(ctx context.Context, callID string) Result {
 			vm.Free(v)
 		}
 		if err != nil {
-			r.rt.store.drop(r)
-			return r.guestFailure(err)
+			return r.end(r.guestFailure(err))
 		}
 	}
-	res := r.pump(ctx, deadline)
-	if res.Status == StatusWaiting {
-		r.rt.store.release(r)
-	} else {
-		r.rt.store.drop(r)
-	}
-	return res
+	return r.pump(ctx, deadline, true)
 }
 
 func (r *run) attach(vm *quickjs.VM) {
@@ -208,16 +235,27 @@ func (r *run) detach() {
 }
 
 // pump runs jobs and delivers settled bridge calls until the cell is done, it
-// yields, or the deadline passes with calls still pending.
-func (r *run) pump(ctx context.Context, deadline time.Time) Result {
+// yields, or the deadline passes with calls still pending. A restartSafe run is
+// never auto-pumped: its exec suspends as soon as calls are pending, and a wait
+// blocks only until something settles (bounded by the deadline), delivers it,
+// and suspends again if more is pending.
+func (r *run) pump(ctx context.Context, deadline time.Time, resumed bool) Result {
 	vm := r.vm
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
+	delivered := 0
 	for {
-		if err := r.drainSettled(); err != nil {
-			return r.end(r.guestFailure(err))
+		n, err := r.drainSettled()
+		delivered += n
+		if err == nil {
+			err = vm.RunJobs()
 		}
-		if err := vm.RunJobs(); err != nil {
+		// Aborted from outside (r.ctx) or by the caller: whatever its canceled
+		// calls settled meanwhile is moot.
+		if ctx.Err() != nil || r.ctx.Err() != nil {
+			return r.end(r.failure("", msgAborted))
+		}
+		if err != nil {
 			return r.end(r.guestFailure(err))
 		}
 		if r.overflow {
@@ -233,18 +271,19 @@ func (r *run) pump(ctx context.Context, deadline time.Time) Result {
 		if len(r.calls) == 0 {
 			return r.end(r.failure("", "the program is awaiting a promise that nothing will ever settle (no tool call is pending)"))
 		}
-		if r.restartSafe {
+		if r.restartSafe && (!resumed || delivered > 0) {
 			return r.suspend("pending_tools")
 		}
 		select {
 		case s := <-r.settled:
+			delivered++
 			if err := r.deliver(s); err != nil {
 				return r.end(r.guestFailure(err))
 			}
 		case <-timer.C:
 			return r.suspend("pending_tools")
 		case <-ctx.Done():
-			return r.end(r.failure("", "code mode run was aborted."))
+			return r.end(r.failure("", msgAborted))
 		}
 	}
 }
@@ -277,16 +316,17 @@ func (r *run) deliver(s settlement) error {
 	return vm.Settle(pc.res, s.ok, v)
 }
 
-// drainSettled delivers everything that settled while the run was suspended.
-func (r *run) drainSettled() error {
-	for {
+// drainSettled delivers everything that settled while the run was suspended
+// and says how many settlements it delivered.
+func (r *run) drainSettled() (int, error) {
+	for n := 0; ; n++ {
 		select {
 		case s := <-r.settled:
 			if err := r.deliver(s); err != nil {
-				return err
+				return n, err
 			}
 		default:
-			return nil
+			return n, nil
 		}
 	}
 }
@@ -300,11 +340,16 @@ func (r *run) suspend(reason string) Result {
 	if max := r.rt.cfg.MaxSnapshotBytes; int64(snap.Bytes()) > max {
 		return r.end(r.failure(CodeSnapshotLimitExceeded, "code mode snapshot of "+strconv.Itoa(snap.Bytes())+" bytes exceeds maxSnapshotBytes ("+strconv.FormatInt(max, 10)+")."))
 	}
-	r.snap = snap
-	r.expires = r.rt.now().Add(time.Duration(r.rt.cfg.SnapshotTtlSeconds) * time.Second)
-	if !r.rt.store.put(r, r.rt.now()) {
-		r.snap = nil
-		return r.end(r.failure(CodeInvalidInput, msgTooMany))
+	if !r.holdSnap(snap) {
+		return r.end(r.failure(CodeSnapshotLimitExceeded, msgSuspendedBudget(snap.Bytes())))
+	}
+	if msg := r.rt.store.suspend(r); msg != "" {
+		r.freeSnap()
+		code := CodeInvalidInput // too many suspended runs
+		if msg == msgAborted {
+			code = ""
+		}
+		return r.end(r.failure(code, msg))
 	}
 	res := Result{Status: StatusWaiting, RunID: r.id, Reason: reason, Output: r.out, Telemetry: r.telemetry(), RestartSafe: r.restartSafe}
 	for _, pc := range r.calls {
@@ -314,9 +359,10 @@ func (r *run) suspend(reason string) Result {
 	return res
 }
 
-// end finishes a run that will not be resumed.
+// end finishes a run that will not be resumed: it leaves the store, its
+// pending calls are canceled and its snapshot is freed.
 func (r *run) end(res Result) Result {
-	r.discard()
+	r.rt.store.finish(r)
 	return res
 }
 
@@ -348,6 +394,9 @@ func (r *run) finish() Result {
 	text, err := vm.GoString(val)
 	if err != nil {
 		return r.guestFailure(err)
+	}
+	if text, err = strictjson.CanonicalString(text); err != nil {
+		return r.failure("", "the cell's result is not valid JSON ("+err.Error()+"); return plain strings, finite numbers, arrays and objects.")
 	}
 	if !r.charge(int64(len(text))) {
 		return r.failure(CodeOutputLimitExceeded, "code mode result value of "+strconv.Itoa(len(text))+" bytes exceeds maxOutputBytes ("+strconv.FormatInt(r.rt.cfg.MaxOutputBytes, 10)+"); return a smaller value or summarize it.")
@@ -396,7 +445,7 @@ func (r *run) guestFailure(err error) Result {
 	var te *quickjs.TrapError
 	switch {
 	case errors.As(err, &ie) && ie.Reason == "canceled":
-		return r.failure("", "code mode run was aborted.")
+		return r.failure("", msgAborted)
 	case errors.As(err, &ie):
 		return r.failure(CodeTimeout, "code mode cell exceeded timeoutMs ("+strconv.Itoa(r.rt.cfg.TimeoutMs)+" ms) while running guest code.")
 	case errors.As(err, &je):

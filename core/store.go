@@ -14,35 +14,104 @@ const (
 	msgOtherSession = "code mode run belongs to a different session."
 	msgBusy         = "code mode run is already being resumed."
 	msgTooMany      = "too many suspended code mode runs."
+	msgAborted      = "code mode run was aborted."
 )
 
-// store is the in-process map of suspended runs (never written to disk). An
-// entry leaves it as soon as its run completes or fails, or when it expires;
-// a 65th suspension is refused and nothing already suspended is evicted.
-type store struct {
-	mu   sync.Mutex
-	runs map[string]*run
+// runState is where a run stands in its store. Every transition happens under
+// the store's lock, so Abort, EndSession, expiry and Close see one answer.
+type runState int
+
+const (
+	// stateActive: an exec or a wait is driving the run right now. Only that
+	// goroutine touches the run's VM and snapshot.
+	stateActive runState = iota
+	// stateSuspended: the run is a snapshot in the store, claimable by wait.
+	stateSuspended
+	// stateEnded: the run completed, failed, was aborted, expired or its
+	// runtime closed. Nothing of it comes back.
+	stateEnded
+)
+
+// places counts suspended runs across every Runtime of the process: the spec's
+// cap of 64 is per process. A run holds its place from its first suspension
+// until it ends, so a run that is resumed and suspends again is never refused.
+var places struct {
+	mu sync.Mutex
+	n  int
 }
 
-func newStore() *store { return &store{runs: map[string]*run{}} }
-
-// put stores a suspended run; false when the store is full.
-func (s *store) put(r *run, now time.Time) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sweepLocked(now)
-	if _, ok := s.runs[r.id]; !ok && len(s.runs) >= maxSuspended {
+func takePlace() bool {
+	places.mu.Lock()
+	defer places.mu.Unlock()
+	if places.n >= maxSuspended {
 		return false
 	}
+	places.n++
+	return true
+}
+
+func givePlace() {
+	places.mu.Lock()
+	places.n--
+	places.mu.Unlock()
+}
+
+// store is a Runtime's in-process map of its live runs (never written to
+// disk): runs being driven by exec or wait and suspended runs. A suspended run
+// expires at its TTL (a timer ends it then: its pending calls are canceled and
+// its snapshot is freed); a 65th suspension in the process is refused and
+// nothing already suspended is evicted.
+type store struct {
+	mu     sync.Mutex
+	runs   map[string]*run
+	closed bool
+	ttl    time.Duration
+	now    func() time.Time
+}
+
+func newStore(ttl time.Duration, now func() time.Time) *store {
+	return &store{runs: map[string]*run{}, ttl: ttl, now: now}
+}
+
+// register makes a new run reachable by Abort, EndSession and Close while its
+// exec drives it; false once the runtime is closed.
+func (s *store) register(r *run) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	r.state = stateActive
 	s.runs[r.id] = r
 	return true
 }
 
-// take claims a run for a wait; the returned message is the failure, if any.
-func (s *store) take(id, principal string, scope Scope, now time.Time) (*run, string) {
+// suspend parks an active run (its snapshot already taken). The message is the
+// failure when it cannot: the run was aborted meanwhile, or the process holds
+// 64 suspended runs.
+func (s *store) suspend(r *run) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.sweepLocked(now)
+	if r.state != stateActive || s.runs[r.id] != r {
+		return msgAborted
+	}
+	if !r.place {
+		if !takePlace() {
+			return msgTooMany
+		}
+		r.place = true
+	}
+	r.state = stateSuspended
+	r.expires = s.now().Add(s.ttl)
+	r.expiry = time.AfterFunc(s.ttl, func() { s.expire(r) })
+	return ""
+}
+
+// take claims a suspended run for a wait; the message is the failure, if any.
+func (s *store) take(id, principal string, scope Scope) (*run, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sweepLocked()
 	r, ok := s.runs[id]
 	if !ok || r.principal != principal {
 		return nil, msgUnavailable
@@ -50,91 +119,121 @@ func (s *store) take(id, principal string, scope Scope, now time.Time) (*run, st
 	if r.scope != scope {
 		return nil, msgOtherSession
 	}
-	if r.busy {
+	if r.state != stateSuspended {
 		return nil, msgBusy
 	}
-	r.busy = true
+	r.expiry.Stop()
+	r.state = stateActive
 	return r, ""
 }
 
-// release hands a run back after a wait that suspended it again.
-func (s *store) release(r *run) {
+// finish ends a run whose exec or wait is done with it for good.
+func (s *store) finish(r *run) {
 	s.mu.Lock()
-	r.busy = false
+	s.endLocked(r)
 	s.mu.Unlock()
+	r.discard()
 }
 
-// drop forgets a run and frees its snapshot.
-func (s *store) drop(r *run) {
-	s.mu.Lock()
+// abort ends a run from outside its driver: a suspended run is freed at once;
+// an active one has its context canceled (its VM stops, its pending calls end)
+// and its driver finds it ended at the next step. Either way it leaves the map,
+// so a later wait answers unavailable.
+func (s *store) abortLocked(r *run) {
+	active := r.state == stateActive
+	s.endLocked(r)
+	if active {
+		r.cancel() // the driver discards the rest
+		return
+	}
+	r.discard()
+}
+
+func (s *store) endLocked(r *run) {
 	if s.runs[r.id] == r {
 		delete(s.runs, r.id)
 	}
-	s.mu.Unlock()
-	r.discard()
+	if r.expiry != nil {
+		r.expiry.Stop()
+	}
+	if r.place {
+		r.place = false
+		givePlace()
+	}
+	r.state = stateEnded
 }
 
-func (s *store) sweepLocked(now time.Time) {
-	for id, r := range s.runs {
-		if !r.busy && now.After(r.expires) {
-			delete(s.runs, id)
-			r.discard()
+// expire is the TTL timer of a suspended run.
+func (s *store) expire(r *run) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r.state == stateSuspended && s.runs[r.id] == r {
+		s.abortLocked(r)
+	}
+}
+
+// sweepLocked ends suspended runs past their expiry by the runtime's clock
+// (Options.Now): the timers use the real clock, tests move the other one.
+func (s *store) sweepLocked() {
+	now := s.now()
+	for _, r := range s.runs {
+		if r.state == stateSuspended && now.After(r.expires) {
+			s.abortLocked(r)
 		}
 	}
 }
 
-// Suspended returns how many runs are suspended now.
-func (rt *Runtime) Suspended() int {
-	rt.store.mu.Lock()
-	defer rt.store.mu.Unlock()
-	rt.store.sweepLocked(rt.now())
-	return len(rt.store.runs)
-}
-
-func (s *store) clear() {
+// close ends every run and refuses new ones.
+func (s *store) close() {
 	s.mu.Lock()
-	runs := s.runs
-	s.runs = map[string]*run{}
-	s.mu.Unlock()
-	for _, r := range runs {
-		r.discard()
+	defer s.mu.Unlock()
+	s.closed = true
+	for _, r := range s.runs {
+		s.abortLocked(r)
 	}
 }
 
-// Abort discards a suspended run of scope: its snapshot is freed, its pending
-// tool calls are canceled, and a later wait fails as unavailable. It reports
-// whether such a run existed. A run being resumed right now is aborted through
-// the context of that wait instead.
+// ended reports whether r was ended from outside while its driver ran.
+func (s *store) ended(r *run) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return r.state == stateEnded
+}
+
+// Suspended returns how many runs of this runtime are suspended now.
+func (rt *Runtime) Suspended() int {
+	return rt.Stats().Suspended
+}
+
+// Abort ends a run of scope, suspended or being resumed right now: its
+// snapshot is freed, its pending tool calls are canceled, a wait in progress
+// returns "code mode run was aborted.", and a later wait fails as unavailable.
+// It reports whether such a run existed.
 func (rt *Runtime) Abort(scope Scope, runID string) bool {
 	s := rt.store
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	r, ok := s.runs[runID]
-	if !ok || r.scope != scope || r.busy {
-		s.mu.Unlock()
+	if !ok || r.scope != scope {
 		return false
 	}
-	delete(s.runs, runID)
-	s.mu.Unlock()
-	r.discard()
+	s.abortLocked(r)
 	return true
 }
 
-// EndSession discards every suspended run of the session (same agent, session
-// id and session key): snapshots do not outlive the session that made them.
-// It returns how many runs were discarded.
+// EndSession ends every run of the session (same agent, session id and session
+// key), suspended or in progress: snapshots do not outlive the session that
+// made them. It returns how many runs were ended.
 func (rt *Runtime) EndSession(scope Scope) int {
 	s := rt.store
 	s.mu.Lock()
-	var gone []*run
-	for id, r := range s.runs {
-		if !r.busy && r.scope.AgentID == scope.AgentID && r.scope.SessionID == scope.SessionID && r.scope.SessionKey == scope.SessionKey {
-			delete(s.runs, id)
-			gone = append(gone, r)
+	defer s.mu.Unlock()
+	n := 0
+	for _, r := range s.runs {
+		if r.scope.AgentID == scope.AgentID && r.scope.SessionID == scope.SessionID && r.scope.SessionKey == scope.SessionKey {
+			s.abortLocked(r)
+			n++
 		}
 	}
-	s.mu.Unlock()
-	for _, r := range gone {
-		r.discard()
-	}
-	return len(gone)
+	return n
 }

@@ -12,6 +12,10 @@ import (
 // has no tools (disableTools, an empty allow list, none at all). The exec
 // description carries the quick index and the visible namespaces' prompts.
 func (rt *Runtime) Surface(ctx context.Context, scope Scope, disableTools bool) (surface.Surface, error) {
+	if !rt.enter() {
+		return surface.Surface{}, errClosed
+	}
+	defer rt.leave()
 	tools, err := rt.effectiveTools(ctx, scope)
 	if err != nil {
 		return surface.Surface{}, err
@@ -44,10 +48,11 @@ func (rt *Runtime) Stats() Stats {
 	s := rt.store
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.sweepLocked(rt.now())
-	st := Stats{Suspended: len(s.runs)}
+	s.sweepLocked()
+	var st Stats
 	for _, r := range s.runs {
-		if r.snap != nil {
+		if r.state == stateSuspended {
+			st.Suspended++
 			st.SnapshotBytes += r.snap.Bytes()
 		}
 	}

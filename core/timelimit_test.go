@@ -9,7 +9,7 @@ import (
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/internal/longbuiltins"
+	"github.com/codemode-go/codemode/internal/longbuiltins"
 )
 
 // livenessBound is how long past timeoutMs a stopped cell may take to return

@@ -19,7 +19,7 @@ type Transcript struct {
 // TranscriptEntry is one exec or wait call.
 type TranscriptEntry struct {
 	CallID    string               `json:"callId"`
-	Tool      string               `json:"tool"` // "exec" or "wait"
+	Tool      string               `json:"tool"` // "exec", "wait" or "tools/call" (Runtime.CallTool)
 	ToolKind  string               `json:"toolKind"`
 	Language  string               `json:"language,omitempty"`
 	CodeBytes int                  `json:"codeBytes,omitempty"`

@@ -171,6 +171,26 @@ func TestServeWithServerEverythingAndGracefulShutdown(t *testing.T) {
 	if r["status"] != "completed" || !strings.Contains(r["value"].(string), "via http") {
 		t.Fatalf("MCP call: %v", r)
 	}
+	relay := postJSON(t, base+"/v1/tools/call", `{"id":"mcp:everything:echo","input":{"message":"relayed"},`+sc+`}`)
+	if b, _ := json.Marshal(relay); !strings.Contains(string(b), "Echo: relayed") {
+		t.Fatalf("relayed MCP call: %s", b)
+	}
+	resp, err := http.Get(base + "/v1/catalog")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cat struct {
+		MCPServers []struct {
+			Name, Namespace string
+			Declarations    []struct{ Path, Content string }
+		} `json:"mcpServers"`
+	}
+	json.NewDecoder(resp.Body).Decode(&cat)
+	resp.Body.Close()
+	if len(cat.MCPServers) != 1 || cat.MCPServers[0].Namespace != "MCP.everything" || len(cat.MCPServers[0].Declarations) == 0 ||
+		!strings.Contains(cat.MCPServers[0].Declarations[0].Content, "echo") {
+		t.Fatalf("catalog's MCP servers: %+v", cat.MCPServers)
+	}
 	if r := postJSON(t, base+"/v1/exec", `{"code":"await yield_control(); return 1",`+sc+`}`); r["status"] != "waiting" {
 		t.Fatalf("yield: %v", r)
 	}
@@ -236,5 +256,18 @@ func TestServeRefusesBadConfig(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := serveCmd(context.Background(), []string{"--config", cfg}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "bad.json5:2:3: listn is not a known key") {
 		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+}
+
+// TestExecConfigSeesTheServersTools: exec --config takes the server config
+// file, so the command line reaches the same MCP servers as serve.
+func TestExecConfigSeesTheServersTools(t *testing.T) {
+	node, script := everythingScript(t)
+	cfg := filepath.Join(t.TempDir(), "server.json5")
+	os.WriteFile(cfg, []byte(`{ exampleTools: false, mcp: { servers: { everything: { command: `+strconv.Quote(node)+`, args: [`+strconv.Quote(script)+`, "stdio"] } } } }`), 0o644)
+	var out, errb bytes.Buffer
+	code := run([]string{"exec", "--config", cfg, "-e", `const r = await MCP.everything.echo({message: "cli"}); return {mcp: JSON.stringify(r), shipping: typeof tools.shipping_list}`}, strings.NewReader(""), &out, &errb)
+	if code != 0 || !strings.Contains(out.String(), `Echo: cli`) || !strings.Contains(out.String(), `"shipping":"undefined"`) {
+		t.Fatalf("exit %d: %s %s", code, out.String(), errb.String())
 	}
 }

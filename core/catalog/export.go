@@ -5,6 +5,7 @@ package catalog
 // (MCP and client tools, whose schemas stay deferred until describe).
 type Trust string
 
+// The two trust levels: Trusted for SourceOpenClaw, Untrusted for MCP and client tools.
 const (
 	Trusted   Trust = "trusted"
 	Untrusted Trust = "untrusted"

@@ -46,8 +46,8 @@ type Config struct {
 	MaxSnapshotBytes    int64 `json:"maxSnapshotBytes"`
 	MaxPendingToolCalls int   `json:"maxPendingToolCalls"`
 	SnapshotTtlSeconds  int   `json:"snapshotTtlSeconds"`
-	// SearchDefaultLimit is the result count of tools.search without a limit; it
-	// may not exceed MaxSearchLimit.
+	// SearchDefaultLimit is the result count of tools.search without a limit,
+	// 1..50, capped to MaxSearchLimit (EffectiveSearchDefaultLimit).
 	SearchDefaultLimit int `json:"searchDefaultLimit"`
 	MaxSearchLimit     int `json:"maxSearchLimit"`
 }
@@ -76,4 +76,10 @@ func Default() Config {
 // about the language list; whether Code Mode is on at all is c.Enabled.
 func (c Config) LanguageEnabled(lang string) bool {
 	return slices.Contains(c.Languages, lang)
+}
+
+// EffectiveSearchDefaultLimit is SearchDefaultLimit capped to MaxSearchLimit, as
+// the spec's table says ("auf maxSearchLimit begrenzt").
+func (c Config) EffectiveSearchDefaultLimit() int {
+	return min(c.SearchDefaultLimit, c.MaxSearchLimit)
 }

@@ -129,9 +129,8 @@ func TestParseRejects(t *testing.T) {
 		{"maxPendingToolCalls 0", `{maxPendingToolCalls: 0}`, "tools.codeMode.maxPendingToolCalls", "between 1 and 128 (got 0)"},
 		{"snapshotTtl negative", `{snapshotTtlSeconds: -1}`, "tools.codeMode.snapshotTtlSeconds", "between 1 and 86400 (got -1)"},
 		{"maxSearchLimit 51", `{maxSearchLimit: 51}`, "tools.codeMode.maxSearchLimit", "between 1 and 50 (got 51)"},
-		{"searchDefault above max", `{searchDefaultLimit: 20, maxSearchLimit: 10}`, "tools.codeMode.searchDefaultLimit",
-			"=tools.codeMode.searchDefaultLimit must be between 1 and maxSearchLimit (10) (got 20)"},
-		{"searchDefault above default max", `{searchDefaultLimit: 51}`, "tools.codeMode.searchDefaultLimit", "maxSearchLimit (50) (got 51)"},
+		{"searchDefault above 50", `{searchDefaultLimit: 51}`, "tools.codeMode.searchDefaultLimit",
+			"=tools.codeMode.searchDefaultLimit must be between 1 and 50 (got 51)"},
 		{"searchDefault zero", `{searchDefaultLimit: 0}`, "tools.codeMode.searchDefaultLimit", "(got 0)"},
 		{"huge integer", `{timeoutMs: 99999999999999999999999}`, "tools.codeMode.timeoutMs", "between 100 and 60000 (got 99999999999999999999999)"},
 		{"huge exponent", `{timeoutMs: 1e400}`, "tools.codeMode.timeoutMs", "(got 1e400)"},
@@ -210,7 +209,8 @@ func TestValidate(t *testing.T) {
 		{"nil languages", func(c *Config) { c.Languages = nil }, "tools.codeMode.languages"},
 		{"timeout", func(c *Config) { c.TimeoutMs = 99 }, "tools.codeMode.timeoutMs"},
 		{"memory", func(c *Config) { c.MemoryLimitBytes = 1 << 31 }, "tools.codeMode.memoryLimitBytes"},
-		{"search default over max", func(c *Config) { c.MaxSearchLimit = 5 }, "tools.codeMode.searchDefaultLimit"},
+		{"search default over max is capped, not refused", func(c *Config) { c.MaxSearchLimit = 5 }, ""},
+		{"search default over 50", func(c *Config) { c.SearchDefaultLimit = 51 }, "tools.codeMode.searchDefaultLimit"},
 		{"first error in table order", func(c *Config) { c.TimeoutMs = 0; c.MaxSearchLimit = 0 }, "tools.codeMode.timeoutMs"},
 	}
 	for _, tt := range tests {
@@ -253,5 +253,30 @@ func TestErrorRendering(t *testing.T) {
 	_, err := Parse([]byte(`{runtime: "` + long + `"}`))
 	if err == nil || len(err.Error()) > 200 {
 		t.Errorf("long value should give a short error, got %q", err)
+	}
+}
+
+// Spec "Konfiguration": searchDefaultLimit is "auf maxSearchLimit begrenzt"
+// (capped), so a config that only lowers maxSearchLimit loads with the default
+// capped to it, and an explicit larger default is capped too.
+func TestSpecKonfiguration_SearchDefaultLimitIsCappedToMaxSearchLimit(t *testing.T) {
+	for in, want := range map[string]int{
+		`{maxSearchLimit: 5}`:                          5,
+		`{searchDefaultLimit: 20, maxSearchLimit: 10}`: 10,
+		`{searchDefaultLimit: 3, maxSearchLimit: 10}`:  3,
+		`{}`: 8,
+	} {
+		c, err := Parse([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if c.SearchDefaultLimit != want || c.EffectiveSearchDefaultLimit() != want {
+			t.Errorf("%s: searchDefaultLimit %d (effective %d), want %d", in, c.SearchDefaultLimit, c.EffectiveSearchDefaultLimit(), want)
+		}
+	}
+	c := Default()
+	c.MaxSearchLimit = 5
+	if err := c.Validate(); err != nil || c.EffectiveSearchDefaultLimit() != 5 {
+		t.Fatalf("hand-built config: %v, effective %d", err, c.EffectiveSearchDefaultLimit())
 	}
 }

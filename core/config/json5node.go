@@ -13,6 +13,7 @@ import (
 // Kind is the JSON type of a Node.
 type Kind int
 
+// The kinds of Node, one per JSON type.
 const (
 	KindNull Kind = iota
 	KindBool

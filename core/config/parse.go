@@ -159,15 +159,17 @@ func fromObject(m map[string]any) (Config, error) {
 		b.set(&c, n)
 	}
 	if v, ok := m[searchDefaultLimitField]; ok {
-		max := int64(c.MaxSearchLimit)
-		n, err := parseInt(searchDefaultLimitField, v, 1, max, func(got string) *Error {
-			return fieldErr(searchDefaultLimitField, fmt.Sprintf("must be between 1 and maxSearchLimit (%d) (got %s)", max, got))
+		n, err := parseInt(searchDefaultLimitField, v, 1, maxSearchDefault, func(got string) *Error {
+			return rangeErr(searchDefaultLimitField, 1, maxSearchDefault, got)
 		})
 		if err != nil {
 			return Config{}, err
 		}
 		c.SearchDefaultLimit = int(n)
 	}
+	// The spec caps searchDefaultLimit to maxSearchLimit (it does not refuse it):
+	// lowering maxSearchLimit alone lowers the default with it.
+	c.SearchDefaultLimit = c.EffectiveSearchDefaultLimit()
 	if err := c.Validate(); err != nil {
 		return Config{}, err
 	}

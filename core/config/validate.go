@@ -31,16 +31,21 @@ var intFields = []intBound{
 		func(c *Config) int64 { return int64(c.MaxSearchLimit) }, func(c *Config, v int64) { c.MaxSearchLimit = int(v) }},
 }
 
-// searchDefaultLimit's bounds are 1..maxSearchLimit; maxBound is the absolute
-// ceiling used while parsing, before maxSearchLimit is known.
-const searchDefaultLimitField = "searchDefaultLimit"
+// searchDefaultLimit is 1..50 on its own and capped to maxSearchLimit where it
+// is used (spec: "auf maxSearchLimit begrenzt"), so it is not in intFields.
+const (
+	searchDefaultLimitField = "searchDefaultLimit"
+	maxSearchDefault        = 50
+)
 
 func rangeErr(field string, min, max int64, got string) *Error {
 	return fieldErr(field, fmt.Sprintf("must be between %d and %d (got %s)", min, max, got))
 }
 
 // Validate checks c against the spec's bounds and returns the first violation as
-// an *Error, in table order. Values are never clamped: a limit the operator did
+// an *Error, in table order. Values are never clamped (the one exception is the
+// spec's own: searchDefaultLimit is capped to maxSearchLimit, see
+// EffectiveSearchDefaultLimit): a limit the operator did
 // not ask for is worse than a clear startup error. Validate checks the limits
 // even when c.Enabled is false, so that a broken config is found before someone
 // turns it on.
@@ -59,9 +64,8 @@ func (c Config) Validate() error {
 			return rangeErr(b.name, b.min, b.max, fmt.Sprint(v))
 		}
 	}
-	if c.SearchDefaultLimit < 1 || c.SearchDefaultLimit > c.MaxSearchLimit {
-		return fieldErr(searchDefaultLimitField, fmt.Sprintf(
-			"must be between 1 and maxSearchLimit (%d) (got %d)", c.MaxSearchLimit, c.SearchDefaultLimit))
+	if c.SearchDefaultLimit < 1 || c.SearchDefaultLimit > maxSearchDefault {
+		return rangeErr(searchDefaultLimitField, 1, maxSearchDefault, fmt.Sprint(c.SearchDefaultLimit))
 	}
 	return nil
 }

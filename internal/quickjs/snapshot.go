@@ -35,8 +35,10 @@ type Snapshot struct {
 	rejections map[uint32]rejection
 }
 
-// Bytes is what the snapshot holds in memory (its own data, not the template).
-func (s *Snapshot) Bytes() int { return len(s.data) + 64 }
+// Bytes is what the snapshot keeps on the Go heap: its data buffer (exactly
+// sized, see Snapshot), its header and its rejection table. The template it
+// refers to is shared and not counted.
+func (s *Snapshot) Bytes() int { return cap(s.data) + 64 + 32*len(s.rejections) }
 
 // MemoryBytes is the size of the linear memory it restores.
 func (s *Snapshot) MemoryBytes() int { return int(s.size) }
@@ -110,6 +112,9 @@ func (vm *VM) Snapshot() (*Snapshot, error) {
 		w.Close()
 		s.data, s.deflated = buf.Bytes(), true
 	}
+	// Growing by append leaves up to twice the length allocated (a snapshot
+	// that reported 8.8 MB held 17 MB): keep an exactly sized copy instead.
+	s.data = append(make([]byte, 0, len(s.data)), s.data...)
 	return s, nil
 }
 

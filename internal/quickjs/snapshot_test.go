@@ -3,6 +3,7 @@ package quickjs_test
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/codemode-go/codemode/internal/quickjs"
@@ -165,5 +166,48 @@ func TestLargeSnapshotRoundTrips(t *testing.T) {
 	defer vm2.Close()
 	if got, _ := vm2.EvalJSON(sum); fmtAny(got) != fmtAny(want) {
 		t.Fatalf("restored %v, want %v", got, want)
+	}
+}
+
+// TestSnapshotBytesCountWhatTheHeapKeeps: the reported size of suspended
+// snapshots matches the Go heap they keep alive (it used to be up to twice
+// that): the heap is measured with the snapshots alive and after dropping them.
+func TestSnapshotBytesCountWhatTheHeapKeeps(t *testing.T) {
+	for _, tc := range []struct{ name, src string }{
+		{"small runs", `globalThis.kept = Array.from({length: 2000}, (_, i) => ({i, s: "v" + i})); 1`},
+		{"megabytes of varied data (deflated)", `globalThis.kept = Array.from({length: 1 << 17}, (_, i) => (i * 2654435761) >>> 0); 1`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			snaps := make([]*quickjs.Snapshot, 0, 8)
+			reported := 0
+			for range 8 {
+				vm := newVM(t, quickjs.Limits{})
+				v, err := vm.Eval(tc.src, "x.js")
+				if err != nil {
+					t.Fatal(err)
+				}
+				vm.Free(v)
+				s, err := vm.Snapshot()
+				if err != nil {
+					t.Fatal(err)
+				}
+				vm.Close()
+				snaps = append(snaps, s)
+				reported += s.Bytes()
+			}
+			heap := func() int {
+				var m runtime.MemStats
+				runtime.GC()
+				runtime.ReadMemStats(&m)
+				return int(m.HeapAlloc)
+			}
+			alive := heap()
+			runtime.KeepAlive(snaps)
+			clear(snaps)
+			held := alive - heap()
+			if r := float64(held) / float64(reported); r > 1.15 || r < 0.85 {
+				t.Fatalf("snapshots report %d bytes but keep %d on the heap (%.2fx)", reported, held, r)
+			}
+		})
 	}
 }

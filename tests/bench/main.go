@@ -245,14 +245,15 @@ func main() {
 	ref := flag.String("ref", "tests/bench/reference.mjs", "the reference script (run from the repository root)")
 	noInterp := flag.Bool("no-interp", false, "skip the wazero interpreter")
 	roundsFlag := flag.Int("rounds", 3, "alternating compiler/reference rounds whose samples are pooled (1 with -quick)")
+	only := flag.String("only", "", `"e2e" runs only the end-to-end workloads, "driver" only the driver's`)
 	flag.Parse()
-	if err := run(*quick, *out, *node, *ref, !*noInterp, *roundsFlag); err != nil {
+	if err := run(*quick, *out, *node, *ref, !*noInterp, *roundsFlag, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(quick bool, outFile, node, refScript string, withInterp bool, roundsWanted int) error {
+func run(quick bool, outFile, node, refScript string, withInterp bool, roundsWanted int, only string) error {
 	ctx := context.Background()
 	began := time.Now()
 	logf := func(f string, a ...any) { fmt.Fprintf(os.Stderr, "  "+f+"\n", a...) }
@@ -272,6 +273,19 @@ func run(quick bool, outFile, node, refScript string, withInterp bool, roundsWan
 	var intr *modeResult
 	var refInfo string
 	var refErr error
+	e2eText, e2eMD, err := runE2E(ctx, quick, rounds, node, strings.TrimSuffix(refScript, "reference.mjs")+"e2e.mjs", only, logf)
+	if err != nil {
+		return err
+	}
+	if only == "e2e" {
+		fmt.Println()
+		fmt.Print(e2eText)
+		fmt.Printf("\n(%s; whole run %.0f s)\n", environment(node, "", fmt.Errorf("not run")), time.Since(began).Seconds())
+		if outFile != "" {
+			return os.WriteFile(outFile, []byte(e2eMD), 0o644)
+		}
+		return nil
+	}
 	for round := 1; round <= rounds; round++ {
 		fmt.Fprintf(os.Stderr, "round %d/%d: ours, wazero compiler (compilation cache on):\n", round, rounds)
 		comp, err := runOurs(ctx, false, shared, w, logf)
@@ -307,14 +321,47 @@ func run(quick bool, outFile, node, refScript string, withInterp bool, roundsWan
 	env := environment(node, refInfo, refErr)
 	fmt.Println()
 	fmt.Print(rep.text())
+	fmt.Println()
+	fmt.Print(e2eText)
 	fmt.Printf("\n(%s; whole run %.0f s)\n", env, time.Since(began).Seconds())
 	if outFile != "" {
-		if err := os.WriteFile(outFile, []byte(rep.markdown(env, quick)), 0o644); err != nil {
+		if err := os.WriteFile(outFile, []byte(rep.markdown(env, quick)+"\n"+e2eMD), 0o644); err != nil {
 			return err
 		}
 		fmt.Fprintln(os.Stderr, "wrote", outFile)
 	}
 	return nil
+}
+
+// runE2E alternates ours and the reference over rounds (unless only is
+// "driver") and returns the text and Markdown tables.
+func runE2E(ctx context.Context, quick bool, rounds int, node, script, only string, logf func(string, ...any)) (string, string, error) {
+	if only == "driver" {
+		return "", "", nil
+	}
+	plan := e2ePlan(quick)
+	var ours, refs []map[string]e2eStat
+	for round := 1; round <= rounds; round++ {
+		fmt.Fprintf(os.Stderr, "round %d/%d: end to end, ours (core.Runtime, wazero compiler):\n", round, rounds)
+		o, err := runE2EOurs(ctx, plan, logf)
+		if err != nil {
+			return "", "", err
+		}
+		ours = append(ours, o)
+		fmt.Fprintf(os.Stderr, "round %d/%d: end to end, reference (OpenClaw-style host on Node.js):\n", round, rounds)
+		r, err := runE2EReference(ctx, node, script, plan)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "  e2e reference unavailable:", err)
+			continue
+		}
+		for _, k := range e2eOrder {
+			logf("reference/e2e: %-11s wall median %s ms, cpu %s ms/op", k, fmtMs(r[k].Wall.Median), fmtMs(r[k].CPU))
+		}
+		refs = append(refs, r)
+	}
+	o, r := mergeE2E(ours), mergeE2E(refs)
+	md := "### End to end (issue 8, section 4)\n\nWall: median per op over pooled rounds; CPU: process user+system time per op (ours includes Go's GC and wazero; the reference Node's JIT and GC).\n\n" + e2eTable(o, r, true)
+	return e2eTable(o, r, false), md, nil
 }
 
 func environment(node, refInfo string, refErr error) string {

@@ -74,9 +74,9 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	// A poll costs a Go call and a clock read (~0.1 us natively); 2^16 loop
 	// iterations of compiled code take well under a millisecond, of
 	// interpreted code tens of milliseconds, hence a shorter interval there.
-	e.interval = loopguard.InitialCountdown
+	e.interval = 1 << 12
 	if interp {
-		e.interval = 1 << 12
+		e.interval = 1 << 10
 	}
 	return e, nil
 }
