@@ -40,6 +40,10 @@ var env struct {
 	wrangler  *proc
 	mcp       *proc
 	port      int
+	// config and extra are the Worker's tools.codeMode and extra --var flags
+	// (the bench's calibration run changes them).
+	config string
+	extra  []string
 }
 
 type proc struct {
@@ -96,15 +100,16 @@ func freePort() int {
 func startWrangler() error {
 	tokens, _ := json.Marshal([]map[string]string{{"principal": "alice", "token": tokenAlice}, {"principal": "bob", "token": tokenBob}})
 	mcp, _ := json.Marshal(map[string]any{"everything": map[string]string{"url": env.mcpURL}})
-	p, err := start(env.root, "wrangler", []string{
-		"WRANGLER_SEND_METRICS=false", "WRANGLER_SEND_ERROR_REPORTS=false", "CLOUDFLARE_CF_FETCH_ENABLED=false",
-		"WRANGLER_HIDE_BANNER=true", "WRANGLER_LOG_PATH=" + filepath.Join(env.root, "build", "wrangler-logs"),
-	}, filepath.Join(env.root, "node_modules/.bin/wrangler"), "dev", "--local", "-c", "edge/worker/wrangler.jsonc",
+	args := []string{filepath.Join(env.root, "node_modules/.bin/wrangler"), "dev", "--local", "-c", "edge/worker/wrangler.jsonc",
 		"--ip", "127.0.0.1", "--port", fmt.Sprint(env.port), "--inspector-port", fmt.Sprint(freePort()),
 		"--show-interactive-dev-session=false", "--log-level", "log", "--compatibility-date", "2026-05-03",
 		"--persist-to", filepath.Join(env.root, "build", "worker-test-state"),
-		"--var", "CODEMODE_TOKENS:"+string(tokens), "--var", "CODEMODE_MCP_SERVERS:"+string(mcp),
-		"--var", fmt.Sprintf("CODEMODE_CONFIG:{tools: {codeMode: {enabled: true, timeoutMs: %d, memoryLimitBytes: 33554432, maxSnapshotBytes: 4194304}}}", testTimeoutMs))
+		"--var", "CODEMODE_TOKENS:" + string(tokens), "--var", "CODEMODE_MCP_SERVERS:" + string(mcp),
+		"--var", "CODEMODE_CONFIG:" + env.config}
+	p, err := start(env.root, "wrangler", []string{
+		"WRANGLER_SEND_METRICS=false", "WRANGLER_SEND_ERROR_REPORTS=false", "CLOUDFLARE_CF_FETCH_ENABLED=false",
+		"WRANGLER_HIDE_BANNER=true", "WRANGLER_LOG_PATH=" + filepath.Join(env.root, "build", "wrangler-logs"),
+	}, append(args, env.extra...)...)
 	if err != nil {
 		return err
 	}
@@ -163,6 +168,7 @@ func run(m *testing.M) (int, error) {
 	if err := waitPort(mport, 30*time.Second); err != nil {
 		return 0, err
 	}
+	env.config = fmt.Sprintf("{tools: {codeMode: {enabled: true, timeoutMs: %d, memoryLimitBytes: 33554432, maxSnapshotBytes: 4194304}}}", testTimeoutMs)
 	env.port = freePort()
 	env.url = fmt.Sprintf("http://127.0.0.1:%d", env.port)
 	if err := startWrangler(); err != nil {
