@@ -291,12 +291,16 @@ class CodeMode extends EventTarget {
     if (input.command !== undefined && typeof input.command !== "string") return Promise.reject(new TypeError("exec: input.command must be a string"));
     if (input.language !== undefined && typeof input.language !== "string") return Promise.reject(new TypeError("exec: input.language must be a string"));
     if (input.restartSafe !== undefined && typeof input.restartSafe !== "boolean") return Promise.reject(new TypeError("exec: input.restartSafe must be a boolean"));
-    return this._result("exec", [JSON.stringify(input), "", scopeJSON(opts)]);
+    let sc;
+    try { sc = scopeJSON(opts); } catch (e) { return Promise.reject(e); }
+    return this._result("exec", [JSON.stringify(input), "", sc]);
   }
   /** @param {{runId: string}} input */
   wait(input, opts) {
     if (!isObject(input) || typeof input.runId !== "string") return Promise.reject(new TypeError("wait: input.runId must be a string"));
-    return this._result("wait", [JSON.stringify({ runId: input.runId }), "", scopeJSON(opts)]);
+    let sc;
+    try { sc = scopeJSON(opts); } catch (e) { return Promise.reject(e); }
+    return this._result("wait", [JSON.stringify({ runId: input.runId }), "", sc]);
   }
   /** @param {"plain"|"anthropic"|"openai"} [format] */
   async surface(format = "plain", opts) {
