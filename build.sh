@@ -152,7 +152,10 @@ WORKER_LOCAL_DATE=2026-05-03
 # passes the per-request runtime context to Go).
 worker() {
   deps
-  [ -f build/web/codemode.js ] && [ -f build/web/codemode.wasm ] || build
+  # build/web again when any source of it is newer than its codemode.wasm.
+  if [ ! -f build/web/codemode.wasm ] || [ -n "$(find hostjs wasm core internal go.mod -newer build/web/codemode.wasm -type f -print -quit)" ]; then
+    build_web
+  fi
   for f in codemode.js codemode.wasm quickjs.wasm; do
     [ -f "build/web/$f" ] || die "build/web/$f is missing: ./build.sh build must write it (hostjs)"
   done
