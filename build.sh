@@ -38,6 +38,7 @@ build() {
   log "go build"
   mkdir -p build
   go build -o build/codemode ./cmd/codemode
+  web
   build_web
   log "cross-compile checks: GOOS=js and GOOS=wasip1"
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
@@ -48,6 +49,7 @@ build() {
 # (GOOS=js, -trimpath, stripped), quickjs.wasm (checksum-checked again), the Go
 # toolchain's own wasm_exec.js, and .gz/.br variants of each. Never committed.
 build_web() {
+  deps
   local out=build/web
   mkdir -p "$out"
   log "build/web: codemode.wasm (GOOS=js)"
@@ -72,11 +74,24 @@ build_web() {
 # build/web exists) on 127.0.0.1:8787 with the example toolset and server-everything
 # (examples/codemode.json5). Any arguments are a codemode subcommand instead:
 # ./build.sh run exec -e 'return 1'.
+# web: the IDE (web/) bundled with esbuild's Go API into build/web (ide.js with
+# CodeMirror 6, ide.css, index.html); the hostjs shim's files sit beside them.
+# build_web (after it in build) writes the .gz/.br variants; stale ones of an
+# earlier build are removed here so a server never sends an old bundle.
+web() {
+  log "web IDE -> build/web"
+  go run ./web/build -out build/web
+  rm -f build/web/ide.js.gz build/web/ide.js.br build/web/ide.css.gz build/web/ide.css.br build/web/index.html.gz build/web/index.html.br
+}
+
+# run: the main job. Today: a cell against the example toolset; pass exec flags through.
+
 run() {
   deps
   mkdir -p build
   go build -trimpath -o build/codemode ./cmd/codemode
   if [ $# -eq 0 ]; then
+    build_web # the web IDE and the hostjs files served at /
     set -- serve --config examples/codemode.json5 --addr 127.0.0.1:8787
   fi
   exec build/codemode "$@"
@@ -101,6 +116,7 @@ test_() {
   log "cross-compile checks: GOOS=js and GOOS=wasip1"
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
+  test_hostjs
   test_worker
 }
 
@@ -111,6 +127,44 @@ test_hostjs_go() {
   log "GOOS=js suites on the host engine in Node.js"
   GOOS=js GOARCH=wasm go test -count=1 -timeout 10m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" \
     ./core/ ./core/engine/jsengine/ ./internal/quickjs/
+}
+
+# e2e_serve PORT: the server of the Playwright suites (playwright.config.ts):
+# build/e2e/web = build/web, build/e2e/hostjs = the hostjs test page, served by
+# the real codemode serve with the example toolset and server-everything.
+e2e_serve() {
+  local port="${1:?usage: ./build.sh e2e-serve PORT}"
+  mkdir -p build
+  build > build/e2e-build.log 2>&1 || { cat build/e2e-build.log >&2; die "build failed"; }
+  rm -rf build/e2e && mkdir -p build/e2e
+  cp -r build/web build/e2e/web
+  cp -r tests/e2e/hostjs/fixture build/e2e/hostjs
+  exec build/codemode serve --config tests/e2e/hostjs/serve.json5 --addr "127.0.0.1:$port" --static build/e2e 2> build/e2e/serve.log
+}
+
+# test_hostjs: the hostjs suites: GOOS=js core suites in Node, node --test for
+# the inline mode, Playwright specs in Chromium (tests/e2e/hostjs).
+test_hostjs() {
+  test_hostjs_go
+  build
+  log "node --test hostjs (inline mode)"
+  node --test hostjs/
+  log "Playwright: tests/e2e/hostjs (Debian chromium)"
+  npx playwright test tests/e2e/hostjs
+}
+
+# bench_hostjs: ours vs quickjs-wasi's own host in Debian's Chromium (one page,
+# one run); figures for tests/bench/RESULTS.md. Extra args go to run.mjs (--out FILE).
+bench_hostjs() {
+  build
+  log "bench-hostjs: staging build/bench-hostjs"
+  rm -rf build/bench-hostjs && mkdir -p build/bench-hostjs/quickjs-wasi
+  cp -r build/web build/bench-hostjs/web
+  cp -r tests/bench/hostjs/page build/bench-hostjs/page
+  cp tests/bench/workloads.json build/bench-hostjs/
+  cp node_modules/quickjs-wasi/dist/*.js build/bench-hostjs/quickjs-wasi/
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o build/bench-hostjs/driver.wasm ./tests/bench/hostjs/driver
+  node tests/bench/hostjs/run.mjs "$@"
 }
 
 bench() {

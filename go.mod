@@ -8,7 +8,6 @@ require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/tetratelabs/wazero v1.12.0
-	github.com/titanous/json5 v1.0.0
 )
 
 require (

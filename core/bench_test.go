@@ -15,6 +15,7 @@ func BenchmarkExec(b *testing.B) {
 	for _, bc := range []struct{ name, code string }{
 		{"trivial", `return 1`},
 		{"one tool call", `return (await tools.echo({message: "hi"})).message`},
+		{"20 sequential tool calls", `let n = 0; for (let i = 0; i < 20; i++) n += (await tools.echo({message: "m" + i})).message.length; return n`},
 		{"search+callValue", `const [t] = await tools.search("list shipments"); return (await tools.callValue(t.id, {})).length`},
 	} {
 		b.Run(bc.name, func(b *testing.B) {

@@ -3,6 +3,8 @@ package core
 import (
 	"context"
 	"errors"
+	"fmt"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -193,7 +195,7 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 	go func() {
 		defer done()
 		s := settlement{id: id}
-		v, err := safeRun(ctx, job)
+		v, err := r.safeRun(ctx, toolID, job)
 		if err != nil {
 			s.name, s.msg = "Error", plainMessage(err)
 		} else if b, merr := json.Marshal(v); merr != nil {
@@ -208,14 +210,22 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 	return p, nil
 }
 
-// safeRun runs a job; a panicking tool becomes an error, never a crash.
-func safeRun(ctx context.Context, job func(context.Context) (any, error)) (v any, err error) {
+// safeRun runs a job; a panicking tool or hook becomes an error, never a crash.
+// The model sees only that the tool failed; the panic value and stack go to
+// Options.Logger.
+func (r *run) safeRun(ctx context.Context, toolID string, job func(context.Context) (any, error)) (v any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = errors.New("the tool failed unexpectedly")
+			r.rt.opts.Logger.Error("code mode: a hook or tool panicked", "tool", toolID, "run", r.id, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			v, err = nil, errors.New("the tool failed unexpectedly")
 		}
 	}()
-	return job(ctx)
+	v, err = job(ctx)
+	var pe *catalog.PanicError
+	if errors.As(err, &pe) {
+		r.rt.opts.Logger.Error("code mode: a tool panicked", "tool", pe.ToolID, "run", r.id, "panic", fmt.Sprint(pe.Value), "stack", string(pe.Stack))
+	}
+	return v, err
 }
 
 // job resolves an async request to the work it stands for. Lookups and

@@ -445,8 +445,8 @@ func TestGuestCatalog_Surface(t *testing.T) {
 		{"update denied", []string{"github_update_issue"}, false, []string{"openclaw:shipping:shipping_list"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			resetNamespaces(t)
-			rt := newRuntimeWith(t, nil, func(o *core.Options) { o.Policy = catalog.Policy{Deny: tc.deny} })
+			reg := issuesRegistry(t)
+			rt := newRuntimeWith(t, nil, func(o *core.Options) { o.Policy = catalog.Policy{Deny: tc.deny}; o.Namespaces = reg })
 			s, err := rt.Surface(ctx, testScope, false)
 			if err != nil {
 				t.Fatal(err)

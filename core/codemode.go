@@ -9,6 +9,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
 
@@ -16,7 +17,9 @@ import (
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/engine"
 	"github.com/codemode-go/codemode/core/mcp"
+	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/quickjs"
+	"github.com/codemode-go/codemode/internal/quickjs/wasmbin"
 )
 
 //go:embed guest/prelude.js
@@ -71,6 +74,24 @@ type Options struct {
 	// front, a new instance per request) answers tool relays with it without
 	// paying for a VM on every request.
 	RelayOnly bool
+
+	// QuickJSWasm is quickjs.wasm from the npm package quickjs-wasi@3.7.0. It
+	// must match the pinned sha256 (wasmbin.SHA256 in this repository). A module
+	// fetched with go get embeds no binary, so its users set this or
+	// QuickJSWasmPath; nil and "" take the copy built into this repository's
+	// builds (./build.sh deps), and New says exactly what to do when there is none.
+	QuickJSWasm []byte
+	// QuickJSWasmPath is a file holding the same binary, typically
+	// "node_modules/quickjs-wasi/quickjs.wasm" after `npm i quickjs-wasi@3.7.0`.
+	// QuickJSWasm wins when both are set.
+	QuickJSWasmPath string
+	// Logger receives what the host must see and the model must not: a tool's
+	// panic value, a tool left out of the catalog and why, a broken plugin
+	// namespace, an engine trap. Nil discards these records.
+	Logger *slog.Logger
+	// Namespaces is the plugin namespace registry runs resolve against; nil is
+	// the process default (namespace.Default).
+	Namespaces *namespace.Registry
 }
 
 // DefaultInterruptsPerSecond is the interrupt budget rate when the engine's own
@@ -95,11 +116,24 @@ type Runtime struct {
 // New validates the config and loads QuickJS-WASI. A failure here is the spec's
 // runtime_unavailable: Code Mode fails closed rather than falling back.
 func New(ctx context.Context, opts Options) (*Runtime, error) {
+	if isZeroConfig(opts.Config) {
+		return nil, errors.New(msgZeroConfig)
+	}
 	if err := opts.Config.Validate(); err != nil {
 		return nil, err
 	}
 	if !opts.Config.Enabled {
-		return nil, errors.New("code mode is disabled (tools.codeMode.enabled is not true)")
+		return nil, errors.New("code mode is disabled (tools.codeMode.enabled is not true): set cfg.Enabled = true")
+	}
+	// Nil leaves the choice to quickjs.New: the embedded binary, or an error
+	// saying how to hand one in.
+	var wasm []byte
+	if opts.QuickJSWasm != nil || opts.QuickJSWasmPath != "" {
+		b, err := wasmbin.Select(opts.QuickJSWasm, opts.QuickJSWasmPath)
+		if err != nil {
+			return nil, &UnavailableError{Err: err}
+		}
+		wasm = b
 	}
 	now := opts.Now
 	if now == nil {
@@ -107,6 +141,12 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	}
 	if opts.InterruptsPerSecond < 0 {
 		return nil, errors.New("core: InterruptsPerSecond must not be negative")
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Namespaces == nil {
+		opts.Namespaces = namespace.Default()
 	}
 	if opts.RelayOnly {
 		rt := &Runtime{opts: opts, cfg: opts.Config, store: newStore(time.Duration(opts.Config.SnapshotTtlSeconds)*time.Second, now), now: now}
@@ -135,6 +175,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	}
 	q, err := quickjs.New(ctx, quickjs.Config{
 		Engine:        eng,
+		Wasm:          wasm,
 		HostFunctions: []string{hostSync, hostAsync},
 		Prelude:       preludeSource,
 		Deterministic: opts.Deterministic,
@@ -162,6 +203,16 @@ func (rt *Runtime) interruptBudget() int64 {
 
 // errRelayOnly is Exec's and Wait's answer on a RelayOnly runtime.
 const errRelayOnly = "code mode runtime unavailable: this runtime only relays tool calls; cells run in another core."
+
+// msgZeroConfig answers a Runtime made without a config: the zero Config's
+// limits are all 0, and listing the first out-of-range field would hide the fix.
+const msgZeroConfig = "core.Options.Config is not set: start from the defaults, " +
+	"cfg := config.Default(); cfg.Enabled = true (or read a tools.codeMode document with config.Parse)"
+
+// isZeroConfig reports a Config no one filled in (not even from Default).
+func isZeroConfig(c config.Config) bool {
+	return c.Runtime == "" && c.Mode == "" && c.Languages == nil && c.TimeoutMs == 0 && c.MemoryLimitBytes == 0
+}
 
 // Config returns the runtime's configuration.
 func (rt *Runtime) Config() config.Config { return rt.cfg }

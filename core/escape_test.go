@@ -105,3 +105,12 @@ func TestGuestJSONIsParsedStrictlyOnTheHost(t *testing.T) {
 		})
 	}
 }
+
+func TestTypeScriptNamespacesAreNotModuleAccess(t *testing.T) {
+	rt := newRuntime(t, nil)
+	r := rt.Exec(context.Background(), core.CallInfo{Scope: testScope, CallID: "exec_1"},
+		core.ExecInput{Language: "typescript", Code: "namespace N { export const v: number = 1 }\nreturn N.v + 1"})
+	if got := value(t, r); got != 2.0 {
+		t.Fatalf("got %v", got)
+	}
+}

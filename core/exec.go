@@ -63,7 +63,8 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 		tel = cat.Telemetry(visible)
 	}
 	if err != nil {
-		return failed(CodeInternalError, "code mode could not build the tool catalog: "+plainMessage(err), tel)
+		rt.opts.Logger.Error("code mode: the tool catalog could not be built", "error", err.Error())
+		return failed(CodeInternalError, "code mode could not build the tool catalog (the host's log says why).", tel)
 	}
 	if msg != "" {
 		return failed(CodeInvalidInput, msg, tel)
@@ -106,8 +107,9 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 		cat: cat, visible: visible, restartSafe: in.RestartSafe,
 	}
 	if err := r.init(); err != nil {
+		rt.opts.Logger.Error("code mode: plugin namespace setup failed", "run", r.id, "error", err.Error())
 		r.discard()
-		return failed(CodeInvalidInput, "code mode namespace setup failed: "+plainMessage(err), tel)
+		return failed(CodeInvalidInput, "code mode namespace setup failed (a plugin namespace is broken; the host's log says why).", tel)
 	}
 	res := r.start(ctx, src)
 	r.record("exec", lang, len(in.Code)+len(in.Command), res)
@@ -176,8 +178,16 @@ func (rt *Runtime) buildCatalog(ctx context.Context, scope Scope) (*catalog.Cata
 			visible = append(visible, s.Name)
 		}
 	}
-	cat, err := catalog.Build(tools, catalog.BuildOptions{Policy: rt.opts.Policy, Scope: scope, Hooks: rt.opts.Hooks})
+	cat, err := catalog.Build(tools, rt.buildOptions(scope))
 	return cat, visible, err
+}
+
+// buildOptions are the catalog options of every run of scope. A host's broken
+// tool is the host's to fix: the model gets the rest of the catalog, the host's
+// log gets the Spec field to fix.
+func (rt *Runtime) buildOptions(scope Scope) catalog.BuildOptions {
+	return catalog.BuildOptions{Policy: rt.opts.Policy, Scope: scope, Hooks: rt.opts.Hooks,
+		Skip: func(err error) { rt.opts.Logger.Warn("code mode: tool left out of the catalog", "error", err.Error()) }}
 }
 
 // effectiveTools is the run's tool list before the catalog policy: the host's
@@ -203,7 +213,7 @@ func (rt *Runtime) resolveNamespaces(cat *catalog.Catalog, scope Scope, runID st
 	for _, e := range cat.Entries() {
 		visible = append(visible, catalog.Spec{Name: e.Name, Source: e.Source, Owner: e.SourceName})
 	}
-	return namespace.Resolve(namespace.ScopeContext{
+	return rt.opts.Namespaces.Resolve(namespace.ScopeContext{
 		AgentID: scope.AgentID, SessionKey: scope.SessionKey, SessionID: scope.SessionID, RunID: runID,
 		Config: rt.opts.NamespaceConfig, Aborted: aborted,
 	}, visible)

@@ -10,6 +10,7 @@ import (
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/namespace"
+	"github.com/codemode-go/codemode/core/namespace/issuesdemo"
 	"github.com/codemode-go/codemode/examples/toolset"
 )
 
@@ -109,18 +110,16 @@ func (g *gateApprover) Approve(ctx context.Context, req catalog.ApprovalRequest)
 
 func (g *gateApprover) release(ok bool) { g.decision <- ok }
 
-// resetNamespaces clears the process-global namespace registry and puts the
-// example Issues namespace back when the test ends, so tests do not leak
-// registrations into each other. Tests using it must not run in parallel.
-func resetNamespaces(t testing.TB) {
+// issuesRegistry is a namespace registry of this test alone holding only the
+// example Issues namespace, so tests never share registrations and may run in
+// parallel.
+func issuesRegistry(t testing.TB) *namespace.Registry {
 	t.Helper()
-	namespace.ClearForTest()
-	t.Cleanup(func() {
-		namespace.ClearForTest()
-		if _, err := toolset.Tools(); err != nil { // re-registers Issues
-			t.Error(err)
-		}
-	})
+	reg := namespace.NewRegistry()
+	if err := issuesdemo.RegisterIn(reg); err != nil {
+		t.Fatal(err)
+	}
+	return reg
 }
 
 // obj decodes a completed value as a JSON object.

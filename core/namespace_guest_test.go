@@ -15,17 +15,14 @@ import (
 )
 
 // The guest-side items of the spec's namespace checklist ("Testprüfliste"),
-// through Runtime.Exec/Wait with the Issues namespace of issuesdemo. They touch
-// the process-global namespace registry and must not run in parallel.
+// through Runtime.Exec/Wait with the Issues namespace of issuesdemo, each test
+// over a registry of its own.
 
 // issuesRuntime is a runtime over a seeded issue store (plus extra tools) with
 // only the Issues namespace registered.
 func issuesRuntime(t *testing.T, mod func(*config.Config), opts func(*core.Options), extra ...catalog.Tool) *core.Runtime {
 	t.Helper()
-	resetNamespaces(t)
-	if err := issuesdemo.Register(); err != nil {
-		t.Fatal(err)
-	}
+	reg := issuesRegistry(t)
 	store, err := issuesdemo.NewStore(
 		issuesdemo.Issue{Number: 1, Title: "Gateway logs are noisy", State: "open", Labels: []string{"bug"}},
 		issuesdemo.Issue{Number: 2, Title: "Document code mode", State: "open", Labels: []string{"docs"}},
@@ -36,6 +33,7 @@ func issuesRuntime(t *testing.T, mod func(*config.Config), opts func(*core.Optio
 	}
 	return newRuntimeOver(t, append(store.Tools(), extra...), mod, func(o *core.Options) {
 		o.NamespaceConfig = json.RawMessage(`{"owner":"openclaw","repo":"openclaw"}`)
+		o.Namespaces = reg
 		if opts != nil {
 			opts(o)
 		}
@@ -146,7 +144,7 @@ func TestNamespaceChecklist_SuspendedNamespaceCallsResumeViaWait(t *testing.T) {
 	release := make(chan struct{})
 	held := make(chan struct{}, 4)
 	tr := &core.Transcript{}
-	rt := issuesRuntime(t, func(c *config.Config) { c.TimeoutMs = 300 }, func(o *core.Options) {
+	rt := issuesRuntime(t, func(c *config.Config) { c.TimeoutMs = 1000 /* room for the first list on a loaded machine */ }, func(o *core.Options) {
 		o.Transcript = tr
 		o.Hooks = catalog.Hooks{Before: []catalog.BeforeToolCall{func(ctx context.Context, ev catalog.HookEvent) (catalog.BeforeDecision, error) {
 			if ev.ToolName == issuesdemo.UpdateTool {

@@ -97,6 +97,7 @@ type ToolError struct {
 	Message string `json:"message"`
 }
 
+// Error is the message.
 func (e *ToolError) Error() string { return e.Message }
 
 // CallTool runs one catalog tool for a core running elsewhere, through the same

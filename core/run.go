@@ -335,6 +335,7 @@ func (r *run) drainSettled() (int, error) {
 func (r *run) suspend(reason string) Result {
 	snap, err := r.vm.Snapshot()
 	if err != nil {
+		r.rt.opts.Logger.Error("code mode: snapshot failed", "run", r.id, "error", err.Error())
 		return r.end(r.failure(CodeInternalError, "code mode could not snapshot the run"))
 	}
 	if max := r.rt.cfg.MaxSnapshotBytes; int64(snap.Bytes()) > max {
@@ -454,8 +455,10 @@ func (r *run) guestFailure(err error) Result {
 		}
 		return r.failure("", describe(je))
 	case errors.As(err, &te):
+		r.rt.opts.Logger.Error("code mode: the QuickJS-WASI VM trapped and was discarded", "run", r.id, "error", err.Error())
 		return r.failure(CodeRuntimeUnavailable, "the QuickJS-WASI VM stopped unexpectedly and was discarded.")
 	}
+	r.rt.opts.Logger.Error("code mode: internal error", "run", r.id, "error", err.Error())
 	return r.failure(CodeInternalError, "code mode internal error.")
 }
 

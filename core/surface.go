@@ -20,9 +20,11 @@ func (rt *Runtime) Surface(ctx context.Context, scope Scope, disableTools bool) 
 	if err != nil {
 		return surface.Surface{}, err
 	}
-	build := catalog.BuildOptions{Policy: rt.opts.Policy, Scope: scope, Hooks: rt.opts.Hooks}
+	build := rt.buildOptions(scope)
 	var infos []surface.NamespaceInfo
-	if cat, err := catalog.Build(tools, build); err == nil {
+	quiet := build
+	quiet.Skip = func(error) {} // surface.Apply builds again and reports the skipped tools
+	if cat, err := catalog.Build(tools, quiet); err == nil {
 		if ns, err := rt.resolveNamespaces(cat, scope, "", nil); err == nil {
 			for _, in := range ns.Infos() {
 				infos = append(infos, surface.NamespaceInfo{GlobalName: in.GlobalName, Description: in.Description, Prompt: in.Prompt})

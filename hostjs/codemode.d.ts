@@ -119,10 +119,41 @@ export interface ToolCatalogEntry {
   output?: string;
 }
 
+/** One nested tool call in the transcript (no inputs or outputs, only sizes). */
+export interface NestedCall {
+  callId: string;
+  parentCallId?: string;
+  toolId: string;
+  via: string;
+  inputBytes: number;
+  outcome: "ok" | "error" | "denied";
+  start: string;
+  end: string;
+  durationMs: number;
+}
+
+/** One exec or wait call of the transcript. */
+export interface TranscriptEntry {
+  callId: string;
+  tool: "exec" | "wait";
+  toolKind: string;
+  language?: string;
+  codeBytes?: number;
+  runId?: string;
+  status: "completed" | "waiting" | "failed";
+  code?: CodeModeErrorCode;
+  nested: NestedCall[];
+}
+
 export interface CodeMode extends EventTarget {
   readonly thread: "worker" | "inline";
-  exec(input: ExecInput, opts?: { scope?: CodeModeScope }): Promise<CodeModeResult>;
-  wait(input: { runId: string }, opts?: { scope?: CodeModeScope }): Promise<CodeModeResult>;
+  /** opts.callId names the call in transcript() (the IDE's trajectory). */
+  exec(input: ExecInput, opts?: { callId?: string; scope?: CodeModeScope }): Promise<CodeModeResult>;
+  wait(input: { runId: string }, opts?: { callId?: string; scope?: CodeModeScope }): Promise<CodeModeResult>;
+  /** Every exec/wait of this core in call order, each with the nested tool calls it made. */
+  transcript(): Promise<{ entries: TranscriptEntry[] }>;
+  /** Parses tools.codeMode JSON/JSON5 with the core's own parser and bounds; rejects with its message (line:col). */
+  checkConfig(text: string): Promise<CodeModeConfig & { enabled: true }>;
   /** The model-visible tools in the given provider shape. */
   surface(format?: "plain" | "anthropic" | "openai", opts?: { scope?: CodeModeScope }): Promise<unknown[]>;
   catalog(): Promise<ToolCatalogEntry[]>;

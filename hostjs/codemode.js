@@ -100,9 +100,35 @@ function goOptions(o) {
     app: o.app,
     clientTools: (o.clientTools ?? []).map(({ name, label, description, parameters, readOnly }) => ({ name, label, description, parameters, readOnly })),
     serverTools: o.serverTools && { url: o.serverTools.url, headers: o.serverTools.headers },
-    engine: o.engine ?? "host",
     interruptsPerSecond: o.interruptsPerSecond,
+    engine: o.engine ?? "host",
   };
+}
+
+// callIdOf checks the optional {callId, scope} of exec/wait (["", ""] when
+// absent); a bad one rejects like every other input error of exec/wait.
+const callIdOf = (opts, method) => new Promise((resolve) => resolve([callIdText(opts, method), scopeJSON(opts)]));
+const SCOPE_FIELDS = ["agentId", "sessionId", "sessionKey", "agentRunId"];
+
+/** The optional scope of exec/wait/surface as JSON ("" for none): a host serving several agents or sessions. */
+function scopeJSON(opts) {
+  if (opts === undefined || opts.scope === undefined) return "";
+  const sc = opts.scope;
+  if (!isObject(sc)) throw new TypeError("scope must be an object {agentId?, sessionId?, sessionKey?, agentRunId?}");
+  for (const [k, v] of Object.entries(sc)) {
+    if (!SCOPE_FIELDS.includes(k)) throw new TypeError(`scope: unknown field "${k}"`);
+    if (typeof v !== "string") throw new TypeError(`scope.${k} must be a string`);
+  }
+  return JSON.stringify(sc);
+}
+
+function callIdText(opts, method) {
+  if (opts === undefined) return "";
+  if (!isObject(opts)) throw new TypeError(`${method}: options must be an object {callId?, scope?}`);
+  if (opts.callId !== undefined && (typeof opts.callId !== "string" || opts.callId.length > 128)) {
+    throw new TypeError(`${method}: options.callId must be a string of at most 128 characters`);
+  }
+  return opts.callId ?? "";
 }
 
 const rethrow = (e) => {
@@ -235,20 +261,6 @@ class CustomEventish extends Event {
   }
 }
 
-const SCOPE_FIELDS = ["agentId", "sessionId", "sessionKey", "agentRunId"];
-
-/** The optional {scope} of exec/wait/surface as JSON ("" for none); fields are strings. */
-function scopeJSON(opts) {
-  if (opts === undefined || opts.scope === undefined) return "";
-  const sc = opts.scope;
-  if (!isObject(sc)) throw new TypeError("scope must be an object {agentId?, sessionId?, sessionKey?, agentRunId?}");
-  for (const [k, v] of Object.entries(sc)) {
-    if (!SCOPE_FIELDS.includes(k)) throw new TypeError(`scope: unknown field "${k}"`);
-    if (typeof v !== "string") throw new TypeError(`scope.${k} must be a string`);
-  }
-  return JSON.stringify(sc);
-}
-
 const emptyTelemetry = () => ({ catalogSize: 0, catalogBySource: { openclaw: 0, mcp: 0, client: 0 }, searchCount: 0, describeCount: 0, callCount: 0, modelVisibleTools: ["exec", "wait"] });
 
 /** The handle createCodeMode returns; see codemode.d.ts. */
@@ -279,7 +291,7 @@ class CodeMode extends EventTarget {
   }
   /**
    * @param {{code: string, language?: string, restartSafe?: boolean}} input
-   * @param {{scope?: object}} [opts] the run's scope (a host serving several agents or sessions)
+   * @param {{callId?: string}} [opts] callId names this call in transcript()
    */
   exec(input, opts) {
     if (!isObject(input)) return Promise.reject(new TypeError("exec: input must be an object {code, language?, restartSafe?}"));
@@ -291,16 +303,24 @@ class CodeMode extends EventTarget {
     if (input.command !== undefined && typeof input.command !== "string") return Promise.reject(new TypeError("exec: input.command must be a string"));
     if (input.language !== undefined && typeof input.language !== "string") return Promise.reject(new TypeError("exec: input.language must be a string"));
     if (input.restartSafe !== undefined && typeof input.restartSafe !== "boolean") return Promise.reject(new TypeError("exec: input.restartSafe must be a boolean"));
-    let sc;
-    try { sc = scopeJSON(opts); } catch (e) { return Promise.reject(e); }
-    return this._result("exec", [JSON.stringify(input), "", sc]);
+    return callIdOf(opts, "exec").then(([cid, sc]) => this._result("exec", [JSON.stringify(input), cid, sc]));
   }
-  /** @param {{runId: string}} input */
+  /**
+   * @param {{runId: string}} input
+   * @param {{callId?: string}} [opts] callId names this call in transcript()
+   */
   wait(input, opts) {
     if (!isObject(input) || typeof input.runId !== "string") return Promise.reject(new TypeError("wait: input.runId must be a string"));
-    let sc;
-    try { sc = scopeJSON(opts); } catch (e) { return Promise.reject(e); }
-    return this._result("wait", [JSON.stringify({ runId: input.runId }), "", sc]);
+    return callIdOf(opts, "wait").then(([cid, sc]) => this._result("wait", [JSON.stringify({ runId: input.runId }), cid, sc]));
+  }
+  /** Every exec/wait of this core with its nested tool calls: {entries: [...]}. */
+  async transcript() {
+    return JSON.parse(await this._call("transcript", []));
+  }
+  /** Parses tools.codeMode JSON/JSON5 text with the core's parser: the effective config, or an Error with the core's message. */
+  async checkConfig(text) {
+    if (typeof text !== "string") throw new TypeError("checkConfig: text must be a string");
+    return JSON.parse(await this._call("checkConfig", [text]));
   }
   /** @param {"plain"|"anthropic"|"openai"} [format] */
   async surface(format = "plain", opts) {

@@ -80,22 +80,22 @@ export async function runClientTool(tool, inputJSON, runId, callId, controllers)
 }
 
 /**
- * @param {{assets: string|URL, options: object, hooks: object}} args
- * @returns {Promise<{api: any, info: {timeoutMs: number}}>}
+ * Boots one Go instance of a GOOS=js program of this repository (codemode.wasm,
+ * or the benchmark driver) with the host engine; answers the api it hands to
+ * globalThis.__codemodeBoot.ready.
+ * @param {URL} base where wasm_exec.js and quickjs.wasm live
+ * @param {URL} wasmURL the Go program
  */
-export async function startCore({ assets, options, hooks, modules }) {
+export async function bootGo(base, wasmURL, modules) {
   let goMod, qjsMod;
   if (modules) {
-    // Imported modules (workerd): the host has loaded wasm_exec.js itself.
+    // Imported modules (workerd forbids compiling bytes): the host has loaded
+    // wasm_exec.js itself.
     if (!globalThis.Go) throw new Error("codemode: import wasm_exec.js before createCodeMode({modules})");
     ({ codemode: goMod, quickjs: qjsMod } = modules);
   } else {
-    const base = new URL(String(assets));
     await loadWasmExec(new URL("wasm_exec.js", base));
-    [goMod, qjsMod] = await Promise.all([
-      compileOnce(new URL("codemode.wasm", base)),
-      compileOnce(new URL("quickjs.wasm", base)),
-    ]);
+    [goMod, qjsMod] = await Promise.all([compileOnce(wasmURL), compileOnce(new URL("quickjs.wasm", base))]);
   }
   const go = new globalThis.Go();
   const host = installHostEngine(go, { quickjsModule: qjsMod });
@@ -105,7 +105,17 @@ export async function startCore({ assets, options, hooks, modules }) {
   host.bind(inst);
   const exited = go.run(inst);
   delete globalThis.__codemodeBoot;
-  if (!api) throw new Error("codemode: codemode.wasm did not start");
-  const info = JSON.parse(await api.init(JSON.stringify(options), hooks, qjsMod));
+  if (!api) throw new Error(`codemode: ${wasmURL ?? "codemode.wasm"} did not start`);
+  return { api, quickjsModule: qjsMod, exited };
+}
+
+/**
+ * @param {{assets: string|URL, options: object, hooks: object}} args
+ * @returns {Promise<{api: any, info: {timeoutMs: number}}>}
+ */
+export async function startCore({ assets, options, hooks, modules }) {
+  const base = modules ? null : new URL(String(assets));
+  const { api, quickjsModule, exited } = await bootGo(base, base && new URL("codemode.wasm", base), modules);
+  const info = JSON.parse(await api.init(JSON.stringify(options), hooks, quickjsModule));
   return { api, info, exited };
 }

@@ -35,7 +35,7 @@ func main() {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, `usage: codemode serve [--addr 127.0.0.1:8787] [--config FILE] [--static DIR]
+	fmt.Fprintln(w, `usage: codemode serve [--addr 127.0.0.1:8787] [--config FILE] [--static DIR] [--grace 15s]
        codemode exec [-e CODE | -f FILE] [--language javascript|typescript] [--config FILE] [--wait]
        codemode surface [--config FILE] [--format plain|anthropic|openai]
 

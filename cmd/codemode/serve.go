@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/debug"
+	"sync"
 	"syscall"
 	"time"
 
@@ -22,11 +23,15 @@ import (
 // when it exists and no other directory is configured.
 const defaultStaticDir = "build/web"
 
-// shutdownGrace bounds how long in-flight requests may finish after a signal.
-const shutdownGrace = 15 * time.Second
+// defaultGrace bounds how long in-flight requests may finish after a signal.
+const defaultGrace = 15 * time.Second
+
+// abortWait bounds how long requests cut off after the grace period take to
+// notice: their contexts are canceled, so a running cell ends as aborted.
+const abortWait = 5 * time.Second
 
 // serveCmd is codemode serve: it runs until ctx ends or SIGINT/SIGTERM, then
-// shuts down gracefully (in-flight requests finish within shutdownGrace,
+// shuts down gracefully (in-flight requests finish within the grace period,
 // suspended runs are dropped with one log line, MCP stdio children stop).
 func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
@@ -34,6 +39,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	addr := fs.String("addr", "", "listen address host:port (default: the config's listen, else "+serverconfig.DefaultListen+")")
 	cfgFile := fs.String("config", "", "server config file (JSON or JSON5)")
 	static := fs.String("static", "", "directory served at / (default: the config's staticDir, else "+defaultStaticDir+" when it exists)")
+	grace := fs.Duration("grace", defaultGrace, "how long in-flight requests may finish after SIGINT/SIGTERM")
 	fs.Usage = func() { usage(stderr) }
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		if fs.NArg() > 0 {
@@ -88,7 +94,13 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "codemode serve: cannot listen on %s: %v\n", listen, err)
 		return 1
 	}
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
+	var inflight sync.WaitGroup
+	counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		inflight.Add(1)
+		defer inflight.Done()
+		h.ServeHTTP(w, r)
+	})
+	srv := &http.Server{Handler: counted, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute,
 		ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	fmt.Fprintf(stdout, "codemode serving on http://%s\n", ln.Addr())
 	done := make(chan error, 1)
@@ -101,12 +113,19 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	case <-ctx.Done():
 	}
-	log.Info("shutting down", "grace", shutdownGrace)
-	sctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	log.Info("shutting down", "grace", *grace)
+	sctx, cancel := context.WithTimeout(context.Background(), *grace)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
-		log.Warn("in-flight requests cut off after the grace period", "grace", shutdownGrace)
-		srv.Close()
+		log.Warn("in-flight requests cut off after the grace period", "grace", *grace)
+		srv.Close() // cancels their contexts: running cells end as aborted
+		waited := make(chan struct{})
+		go func() { inflight.Wait(); close(waited) }()
+		select {
+		case <-waited:
+		case <-time.After(abortWait):
+			log.Warn("requests still running after the cut-off", "waited", abortWait)
+		}
 	}
 	log.Info("dropped suspended runs", "count", env.rt.Suspended())
 	env.close(context.Background())

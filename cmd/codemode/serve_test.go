@@ -271,3 +271,42 @@ func TestExecConfigSeesTheServersTools(t *testing.T) {
 		t.Fatalf("exit %d: %s %s", code, out.String(), errb.String())
 	}
 }
+
+// TestServeBoundsInFlightRequests: a request still running after --grace is
+// cut off (its cell ends as aborted) and serve still stops promptly.
+func TestServeBoundsInFlightRequests(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "server.json5")
+	os.WriteFile(cfg, []byte(`{ listen: "127.0.0.1:0", tools: { codeMode: { enabled: true, timeoutMs: 20000 } } }`), 0o644)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stdout, stderr := newLineWriter(), newLineWriter()
+	exit := make(chan int, 1)
+	go func() {
+		exit <- serveCmd(ctx, []string{"--config", cfg, "--grace", "300ms", "--static", t.TempDir()}, stdout, stderr)
+	}()
+	var base string
+	select {
+	case line := <-stdout.first:
+		base = strings.TrimPrefix(line, "codemode serving on ")
+	case <-time.After(60 * time.Second):
+		t.Fatalf("serve did not start: %s", stderr.String())
+	}
+	go http.Post(base+"/v1/exec", "application/json", strings.NewReader(`{"code":"await tools.sleep_ms({ms: 15000}); return 1","scope":{}}`))
+	time.Sleep(300 * time.Millisecond)
+	start := time.Now()
+	cancel()
+	select {
+	case code := <-exit:
+		if code != 0 {
+			t.Fatalf("exit %d", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve waited for the 15 s request")
+	}
+	if d := time.Since(start); d > 6*time.Second {
+		t.Errorf("shutdown took %v with a 300 ms grace", d)
+	}
+	if !strings.Contains(stderr.String(), "in-flight requests cut off") {
+		t.Errorf("no cut-off line:\n%s", stderr.String())
+	}
+}

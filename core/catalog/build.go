@@ -25,6 +25,11 @@ type BuildOptions struct {
 	ControlNames []string
 	// Hooks and approvals every catalog call goes through.
 	Hooks Hooks
+	// Skip, when set, receives the error of each tool whose Spec cannot form a
+	// catalog id (nil tool, no Name, no Owner, unknown Source); that tool is left
+	// out and the rest of the catalog is built. When nil, such a tool fails Build.
+	// The error names the Spec field to fix.
+	Skip func(err error)
 }
 
 // Catalog is the run-scoped hidden tool catalog. It is immutable after Build except
@@ -76,14 +81,12 @@ func Build(tools []Tool, opts BuildOptions) (*Catalog, error) {
 	}
 	var cands []cand
 	for i, t := range tools {
-		if t == nil {
-			return nil, fmt.Errorf("catalog: tool %d is nil", i)
+		s, err := specOf(i, t)
+		if err != nil && opts.Skip != nil {
+			opts.Skip(err)
+			continue
 		}
-		s := t.Spec()
-		if s.Name == "" {
-			return nil, fmt.Errorf("catalog: tool %d has no name", i)
-		}
-		if err := normaliseSpec(&s); err != nil {
+		if err != nil {
 			return nil, err
 		}
 		if s.Control || s.DirectOnly || slices.Contains(controls, s.Name) {
@@ -137,6 +140,18 @@ func Build(tools []Tool, opts BuildOptions) (*Catalog, error) {
 	return c, nil
 }
 
+// specOf is tool i's normalised spec, or why it cannot be catalogued.
+func specOf(i int, t Tool) (Spec, error) {
+	if t == nil {
+		return Spec{}, fmt.Errorf("catalog: tool %d is nil", i)
+	}
+	s := t.Spec()
+	if s.Name == "" {
+		return Spec{}, fmt.Errorf("catalog: tool %d has an empty Spec.Name", i)
+	}
+	return s, normaliseSpec(&s)
+}
+
 // normaliseSpec fills Source and Owner from Origin where they are implied and
 // rejects the combinations that cannot form an id.
 func normaliseSpec(s *Spec) error {
@@ -153,13 +168,13 @@ func normaliseSpec(s *Spec) error {
 	switch s.Source {
 	case SourceOpenClaw, SourceMCP, SourceClient:
 	default:
-		return fmt.Errorf("catalog: tool %q has unknown source %q", s.Name, s.Source)
+		return fmt.Errorf("catalog: tool %q has an unknown Spec.Source %q (want %q, %q or %q)", s.Name, s.Source, SourceOpenClaw, SourceMCP, SourceClient)
 	}
 	if s.Owner == "" {
 		if s.Source == SourceOpenClaw && s.Origin == OriginCore {
 			s.Owner = "core"
 		} else {
-			return fmt.Errorf("catalog: tool %q (source %s) has no owner", s.Name, s.Source)
+			return fmt.Errorf("catalog: tool %q (source %s) has an empty Spec.Owner: set it to %s", s.Name, s.Source, ownerHint(s.Source))
 		}
 	}
 	// Keep Origin consistent with Source so ordering never puts MCP among core tools.
@@ -169,9 +184,20 @@ func normaliseSpec(s *Spec) error {
 	case s.Source == SourceClient:
 		s.Origin = OriginClient
 	case s.Origin == OriginMCP || s.Origin == OriginClient:
-		return fmt.Errorf("catalog: tool %q: source openclaw with a non-openclaw origin", s.Name)
+		return fmt.Errorf("catalog: tool %q: Spec.Source openclaw with an MCP or client Spec.Origin", s.Name)
 	}
 	return nil
+}
+
+// ownerHint says what Spec.Owner holds for a source (see Spec.Owner).
+func ownerHint(s Source) string {
+	switch s {
+	case SourceMCP:
+		return "the MCP server name"
+	case SourceClient:
+		return "the client or app id"
+	}
+	return `the plugin id ("core" only for core tools, Origin OriginCore)`
 }
 
 // Entries is ALL_TOOLS: every non-MCP entry in catalog order. The slice is a copy.

@@ -142,7 +142,7 @@ func (c *Catalog) call(ctx context.Context, id string, input json.RawMessage, cc
 		return Result{}, err
 	}
 	ev.Input = input
-	res, err := it.tool.Execute(ctx, Call{ID: cc.CallID, ParentID: cc.ParentCallID, Input: input,
+	res, err := execute(ctx, id, it.tool, Call{ID: cc.CallID, ParentID: cc.ParentCallID, Input: input,
 		Scope: c.scope, Update: cc.Update})
 	if err != nil {
 		if ctx.Err() != nil {

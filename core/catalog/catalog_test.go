@@ -61,6 +61,37 @@ func TestBuildRejects(t *testing.T) {
 	}
 }
 
+// With Skip set, a tool that cannot form an id is left out and reported with
+// the Spec field to fix; the rest of the catalog is built.
+func TestBuildSkipsToolsThatCannotFormAnID(t *testing.T) {
+	var skipped []string
+	tools := []Tool{
+		kvTool("x", OriginBundledPlugin, ""),
+		goTool{spec: Spec{Owner: "core"}},
+		goTool{spec: Spec{Name: "y", Owner: "o", Source: "plugin"}},
+		nil,
+		goTool{spec: Spec{Name: "z", Source: SourceMCP}},
+		kvTool("ok", OriginBundledPlugin, "plug"),
+	}
+	c, err := Build(tools, BuildOptions{Skip: func(err error) { skipped = append(skipped, err.Error()) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Len() != 1 || c.Entries()[0].ID != "openclaw:plug:ok" {
+		t.Fatalf("catalog = %+v", c.Entries())
+	}
+	want := []string{
+		`catalog: tool "x" (source openclaw) has an empty Spec.Owner: set it to the plugin id ("core" only for core tools, Origin OriginCore)`,
+		`catalog: tool 1 has an empty Spec.Name`,
+		`catalog: tool "y" has an unknown Spec.Source "plugin" (want "openclaw", "mcp" or "client")`,
+		`catalog: tool 3 is nil`,
+		`catalog: tool "z" (source mcp) has an empty Spec.Owner: set it to the MCP server name`,
+	}
+	if strings.Join(skipped, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("skipped:\n%s\nwant:\n%s", strings.Join(skipped, "\n"), strings.Join(want, "\n"))
+	}
+}
+
 func TestChecklist_AllEligibleNonMCPToolsAppearInALLTOOLS(t *testing.T) {
 	c := mustBuild(t, fixture(), BuildOptions{})
 	for _, e := range c.Entries() {

@@ -34,14 +34,3 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
-
-// FuzzCheckDepth: the nesting pre-scan is the only thing between the input and
-// the decoder's recursion, so it must be exact enough: whatever it lets through
-// must decode without blowing up.
-func FuzzCheckDepth(f *testing.F) {
-	f.Add([]byte(`{"a":[1,{"b":'[[[['}]} // [[[`))
-	f.Add([]byte("/* [[[[ */ [[]]"))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		_ = checkDepth(data, 8)
-	})
-}

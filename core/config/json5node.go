@@ -31,6 +31,7 @@ func (k Kind) String() string {
 // Pos is a 1-based line and column (in bytes) of an input.
 type Pos struct{ Line, Col int }
 
+// String renders "line:col".
 func (p Pos) String() string { return strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col) }
 
 // Node is one decoded JSON5 value with the position it starts at, so a config
@@ -160,6 +161,7 @@ type SyntaxError struct {
 	Msg string
 }
 
+// Error renders "line:col: message".
 func (e *SyntaxError) Error() string { return e.Pos.String() + ": " + e.Msg }
 
 // DecodeJSON5 parses one JSON5 document (plain JSON included) into a Node

@@ -8,20 +8,18 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	// JSON5, not encoding/json: the spec writes every config example in JSON5
-	// (unquoted keys, trailing commas, comments), and that is what operators copy
-	// into their files. titanous/json5 is a small pure-Go fork of encoding/json's
-	// decoder (same scanner design, no cgo, no syscalls), so it builds for
-	// GOOS=js and GOOS=wasip1 like the rest of the core. Plain JSON is valid
-	// JSON5, so one parser serves both.
-	"github.com/titanous/json5"
 )
 
+// JSON5, not encoding/json: the spec writes every config example in JSON5
+// (unquoted keys, trailing commas, comments), and that is what operators copy
+// into their files. The decoder is our own (DecodeJSON5, json5node.go): the
+// JSON5 packages the Go proxy serves are unmaintained forks, and a config
+// reader needs each key's line and column to name what it refuses, which none
+// of them keep. Plain JSON is valid JSON5, so one parser serves both.
+
 // Input bounds. A config is a few hundred bytes; these exist so that a hostile or
-// broken file cannot make Parse allocate without bound or recurse deeply (the
-// JSON5 decoder builds nested values recursively and has no depth limit of its
-// own, so Parse checks nesting before decoding).
+// broken file cannot make Parse allocate without bound or recurse deeply
+// (DecodeJSON5 enforces both).
 const (
 	maxInputBytes = 1 << 20
 	maxDepth      = 64
@@ -43,24 +41,11 @@ func Parse(data []byte) (Config, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return Default(), nil
 	}
-	if err := checkDepth(data, maxDepth); err != nil {
-		return Config{}, err
+	n, err := DecodeJSON5(data)
+	if err != nil {
+		return Config{}, syntaxErr(err)
 	}
-	// Unmarshal into a RawMessage first: it checks the whole input (including
-	// trailing garbage after the first value, which a Decoder would not see)
-	// without building any values.
-	var raw json5.RawMessage
-	if err := json5.Unmarshal(data, &raw); err != nil {
-		return Config{}, syntaxErr(data, err)
-	}
-	// Then decode with UseNumber so integer fields see the literal ("1.5",
-	// "1e400", "0x10") and can be checked exactly instead of via float64.
-	dec := json5.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return Config{}, syntaxErr(data, err)
-	}
+	v := plain(n)
 	if doc, ok := v.(map[string]any); ok {
 		if tools, ok := doc["tools"]; ok {
 			return fromDocument(tools)
@@ -201,7 +186,7 @@ func parseLanguages(v any) ([]string, error) {
 func parseInt(field string, v any, min, max int64, outOfRange func(got string) *Error) (int64, error) {
 	var lit string
 	switch x := v.(type) {
-	case json5.Number:
+	case number:
 		lit = string(x)
 	case float64: // the decoder hands Infinity and NaN over as float64
 		return 0, typeErr(field, "an integer", v)
@@ -271,7 +256,7 @@ func describe(v any) string {
 		return strconv.FormatBool(x)
 	case string:
 		return "string " + quote(x)
-	case json5.Number:
+	case number:
 		return "number " + truncate(string(x))
 	case float64:
 		return "number " + strconv.FormatFloat(x, 'g', -1, 64)
@@ -290,16 +275,47 @@ func truncate(s string) string {
 	return s
 }
 
-// syntaxErr reports a JSON5 syntax error with a line and column, because the
-// decoder's byte offset is useless to a person editing a file.
-func syntaxErr(data []byte, err error) *Error {
-	var se *json5.SyntaxError
-	if errors.As(err, &se) && se.Offset > 0 && se.Offset <= int64(len(data)) {
-		// Offset counts the bytes read, including the offending one.
-		before := data[:se.Offset-1]
-		line := bytes.Count(before, []byte("\n")) + 1
-		col := len(before) - bytes.LastIndexByte(before, '\n')
-		return &Error{Msg: fmt.Sprintf("config is not valid JSON5: %v (line %d, column %d)", se, line, col)}
+// syntaxErr reports a JSON5 syntax error with its line and column, because a
+// byte offset is useless to a person editing a file.
+func syntaxErr(err error) *Error {
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		return &Error{Msg: fmt.Sprintf("config is not valid JSON5: %s (line %d, column %d)", se.Msg, se.Pos.Line, se.Pos.Col)}
 	}
-	return &Error{Msg: "config is not valid JSON5: " + err.Error()}
+	return &Error{Msg: "config is not valid JSON5"}
+}
+
+// number is a JSON5 number literal as written, so integer fields can be
+// checked exactly ("1.5", "1e400", "0x10") instead of via float64.
+type number string
+
+// plain turns a Node into the values the field readers take: maps, slices,
+// strings, bools, nil, number literals; Infinity and NaN become float64,
+// which no integer field accepts.
+func plain(n *Node) any {
+	switch n.Kind {
+	case KindBool:
+		return n.Bool
+	case KindNumber:
+		if strings.HasSuffix(n.Num, "Infinity") || strings.HasSuffix(n.Num, "NaN") {
+			f, _ := n.Float()
+			return f
+		}
+		return number(n.Num)
+	case KindString:
+		return n.Str
+	case KindArray:
+		out := make([]any, len(n.Elems))
+		for i, e := range n.Elems {
+			out[i] = plain(e)
+		}
+		return out
+	case KindObject:
+		out := make(map[string]any, len(n.Keys))
+		for i, k := range n.Keys {
+			out[k] = plain(n.Values[i])
+		}
+		return out
+	}
+	return nil
 }

@@ -98,12 +98,16 @@
     if (hasOwn(r, "error")) throw fail(r.error);
     return r.ok;
   }
-  function call(op, args) {
+  function call(op, args, inputText) {
     // The host answers with a promise of a JSON text; rejections carry plain
-    // {name, message} data, re-created here as guest errors.
+    // {name, message} data, re-created here as guest errors. inputText, when
+    // given, is the "input" field already serialized by the output adapter:
+    // spliced in as text, it is not parsed and stringified once more.
     let p;
     try {
-      p = hostAsync(stringify({ op: op, ...args }));
+      let msg = stringify({ op: op, ...args });
+      if (inputText !== undefined) msg = msg.slice(0, -1) + ',"input":' + inputText + "}";
+      p = hostAsync(msg);
     } catch (e) {
       // Refused before it started (unknown id, policy, restartSafe, limits):
       // still a rejected promise, as for any other failed call.
@@ -116,6 +120,10 @@
   }
   function inputOf(input) {
     return input === undefined ? {} : parse(toJSONText(input));
+  }
+  // inputText is a tool input as JSON text (undefined -> {}), for call().
+  function inputText(input) {
+    return input === undefined ? "{}" : toJSONText(input);
   }
 
   function text(value) {
@@ -190,8 +198,8 @@
         });
       },
       describe(id) { return PromiseCtor.resolve().then(() => sync("describe", { id: S(id) })); },
-      call(id, input) { return call("call", { id: S(id), input: inputOf(input), mode: "call" }); },
-      callValue(id, input) { return call("call", { id: S(id), input: inputOf(input), mode: "value" }); },
+      call(id, input) { return call("call", { id: S(id), mode: "call" }, inputText(input)); },
+      callValue(id, input) { return call("call", { id: S(id), mode: "value" }, inputText(input)); },
     };
     for (const name of keys(safeNames)) {
       if (hasOwn(t, name)) continue;
@@ -207,7 +215,7 @@
       const srv = servers[safe], ns = {};
       for (const tool of keys(srv.tools)) {
         const name = srv.tools[tool];
-        ns[tool] = { [tool]: (input) => call("mcp.call", { server: srv.server, tool: name, input: inputOf(input) }) }[tool];
+        ns[tool] = { [tool]: (input) => call("mcp.call", { server: srv.server, tool: name }, inputText(input)) }[tool];
       }
       ns.$api = (toolName, options) => PromiseCtor.resolve().then(() => sync("mcp.api", {
         server: safe, tool: toolName === undefined ? null : S(toolName), schema: !!(options && options.schema),

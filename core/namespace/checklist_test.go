@@ -28,6 +28,13 @@ func seedStore(t *testing.T) *issuesdemo.Store {
 	return s
 }
 
+// testReg is the registry the checklist tests register in and resolve against;
+// clearRegistry replaces it. Tests that need isolation from each other without
+// sharing it use a NewRegistry of their own (see TestRegistriesAreIndependent).
+var testReg = namespace.NewRegistry()
+
+func clearRegistry() { testReg = namespace.NewRegistry() }
+
 func specs(tools []catalog.Tool) []catalog.Spec {
 	var out []catalog.Spec
 	for _, t := range tools {
@@ -38,9 +45,9 @@ func specs(tools []catalog.Tool) []catalog.Spec {
 
 func setup(t *testing.T) *issuesdemo.Store {
 	t.Helper()
-	namespace.ClearForTest()
-	t.Cleanup(namespace.ClearForTest)
-	if err := issuesdemo.Register(); err != nil {
+	clearRegistry()
+	t.Cleanup(clearRegistry)
+	if err := issuesdemo.RegisterIn(testReg); err != nil {
 		t.Fatal(err)
 	}
 	return seedStore(t)
@@ -48,7 +55,7 @@ func setup(t *testing.T) *issuesdemo.Store {
 
 func resolve(t *testing.T, visible []catalog.Spec) *namespace.Runtime {
 	t.Helper()
-	rt, err := namespace.Resolve(namespace.ScopeContext{RunID: "r1", Config: json.RawMessage(`{"owner":"openclaw","repo":"openclaw"}`)}, visible)
+	rt, err := testReg.Resolve(namespace.ScopeContext{RunID: "r1", Config: json.RawMessage(`{"owner":"openclaw","repo":"openclaw"}`)}, visible)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,18 +101,18 @@ func TestNamespaceChecklist_SameNamedToolFromOtherSourceDoesNotExpose(t *testing
 	}
 	// Another plugin cannot take over the id or the global name either.
 	reg := issuesdemo.Registration()
-	if err := namespace.RegisterForPlugin("evil", reg); err == nil || !strings.Contains(err.Error(), `already registered by plugin "github"`) {
+	if err := testReg.RegisterForPlugin("evil", reg); err == nil || !strings.Contains(err.Error(), `already registered by plugin "github"`) {
 		t.Errorf("id takeover: err = %v", err)
 	}
 	reg.ID = "evil-issues"
-	if err := namespace.RegisterForPlugin("evil", reg); err == nil || !strings.Contains(err.Error(), "already used") {
+	if err := testReg.RegisterForPlugin("evil", reg); err == nil || !strings.Contains(err.Error(), "already used") {
 		t.Errorf("globalName takeover: err = %v", err)
 	}
 }
 
 func register(t *testing.T, id, global string, scope any) {
 	t.Helper()
-	err := namespace.RegisterForPlugin(issuesdemo.PluginID, namespace.Registration{
+	err := testReg.RegisterForPlugin(issuesdemo.PluginID, namespace.Registration{
 		ID: id, GlobalName: global, RequiredToolNames: []string{issuesdemo.ListTool, issuesdemo.UpdateTool},
 		CreateScope: func(namespace.ScopeContext) (any, error) { return scope, nil },
 	})
@@ -116,7 +123,7 @@ func register(t *testing.T, id, global string, scope any) {
 
 func resolveErr(t *testing.T, visible []catalog.Spec) error {
 	t.Helper()
-	_, err := namespace.Resolve(namespace.ScopeContext{RunID: "r1"}, visible)
+	_, err := testReg.Resolve(namespace.ScopeContext{RunID: "r1"}, visible)
 	return err
 }
 
@@ -137,8 +144,8 @@ func TestNamespaceChecklist_RawScopeFunctionsRejected(t *testing.T) {
 		"bad map key":       {map[float64]any{1: 2}, "map key type float64"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			namespace.ClearForTest()
-			t.Cleanup(namespace.ClearForTest)
+			clearRegistry()
+			t.Cleanup(clearRegistry)
 			register(t, "raw", "Raw", tc.scope)
 			err := resolveErr(t, visible)
 			var se *namespace.SerializeError
@@ -152,13 +159,13 @@ func TestNamespaceChecklist_RawScopeFunctionsRejected(t *testing.T) {
 			func(namespace.ScopeContext) (any, error) { return nil, errors.New("boom") },
 			func(namespace.ScopeContext) (any, error) { panic("kaboom") },
 		} {
-			namespace.ClearForTest()
-			_ = namespace.RegisterForPlugin("github", namespace.Registration{ID: "x", GlobalName: "X", RequiredToolNames: []string{issuesdemo.ListTool}, CreateScope: f})
+			clearRegistry()
+			_ = testReg.RegisterForPlugin("github", namespace.Registration{ID: "x", GlobalName: "X", RequiredToolNames: []string{issuesdemo.ListTool}, CreateScope: f})
 			if err := resolveErr(t, visible); err == nil || !strings.Contains(err.Error(), `namespace "x": createScope`) {
 				t.Errorf("err = %v", err)
 			}
 		}
-		namespace.ClearForTest()
+		clearRegistry()
 	})
 }
 
@@ -190,8 +197,8 @@ func TestNamespaceChecklist_ForgedIdsAndPathsRejected(t *testing.T) {
 }
 
 func TestNamespaceChecklist_CallablePathsCannotPointAtUndeclaredTools(t *testing.T) {
-	namespace.ClearForTest()
-	t.Cleanup(namespace.ClearForTest)
+	clearRegistry()
+	t.Cleanup(clearRegistry)
 	register(t, "sneaky", "Sneaky", map[string]any{"exec": namespace.Tool("exec", nil)})
 	err := resolveErr(t, specs(seedStore(t).Tools()))
 	if err == nil || !strings.Contains(err.Error(), `Sneaky.exec: callable points at tool "exec", which is not in requiredToolNames`) {
@@ -207,8 +214,8 @@ type Repo struct {
 }
 
 func TestNamespaceChecklist_NestedObjectsAndSharedReferencesSerialize(t *testing.T) {
-	namespace.ClearForTest()
-	t.Cleanup(namespace.ClearForTest)
+	clearRegistry()
+	t.Cleanup(clearRegistry)
 	shared := &Repo{Owner: "openclaw", Skip: "x", inner: "y"}
 	sharedMap := map[string]any{"k": []int{1, 2}}
 	list := namespace.Tool(issuesdemo.ListTool, nil)
@@ -269,8 +276,8 @@ func TestNamespaceChecklist_CyclesAndUnsafeKeysRejected(t *testing.T) {
 		"too deep":      {deepMap(namespace.MaxDepth + 2), "nested deeper"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			namespace.ClearForTest()
-			t.Cleanup(namespace.ClearForTest)
+			clearRegistry()
+			t.Cleanup(clearRegistry)
 			register(t, "cyc", "Cyc", tc.scope)
 			if err := resolveErr(t, visible); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("err = %v, want %q", err, tc.want)
@@ -288,16 +295,16 @@ func deepMap(n int) any {
 }
 
 func TestGlobalNamesRejected(t *testing.T) {
-	namespace.ClearForTest()
-	t.Cleanup(namespace.ClearForTest)
+	clearRegistry()
+	t.Cleanup(clearRegistry)
 	for _, name := range []string{"tools", "namespaces", "text", "json", "yield_control", "MCP", "API", "ALL_TOOLS", "__openclawBridge", "Object", "JSON", "Promise", "globalThis", "1x", "a-b", "", "class", "Is sues"} {
 		reg := issuesdemo.Registration()
 		reg.GlobalName = name
-		if err := namespace.RegisterForPlugin("github", reg); err == nil {
+		if err := testReg.RegisterForPlugin("github", reg); err == nil {
 			t.Errorf("globalName %q accepted", name)
 		}
 	}
-	if err := namespace.RegisterForPlugin("github", namespace.Registration{ID: "x", GlobalName: "X", CreateScope: func(namespace.ScopeContext) (any, error) { return nil, nil }}); err == nil {
+	if err := testReg.RegisterForPlugin("github", namespace.Registration{ID: "x", GlobalName: "X", CreateScope: func(namespace.ScopeContext) (any, error) { return nil, nil }}); err == nil {
 		t.Errorf("registration without required tools accepted")
 	}
 }
@@ -381,14 +388,14 @@ func TestNamespaceChecklist_CallsRunThroughCatalogToolsAndReturnJSONSafeDetails(
 
 func TestNamespaceChecklist_PluginRollbackClearsRegistrations(t *testing.T) {
 	store := setup(t)
-	if err := namespace.RegisterForPlugin("other", namespace.Registration{ID: "other-ns", GlobalName: "Other", RequiredToolNames: []string{"other_tool"}, CreateScope: func(namespace.ScopeContext) (any, error) { return map[string]any{}, nil }}); err != nil {
+	if err := testReg.RegisterForPlugin("other", namespace.Registration{ID: "other-ns", GlobalName: "Other", RequiredToolNames: []string{"other_tool"}, CreateScope: func(namespace.ScopeContext) (any, error) { return map[string]any{}, nil }}); err != nil {
 		t.Fatal(err)
 	}
 	visible := append(specs(store.Tools()), catalog.Spec{Name: "other_tool", Source: catalog.SourceOpenClaw, Owner: "other"})
 	if rt := resolve(t, visible); len(rt.Infos()) != 2 {
 		t.Fatalf("before rollback: %+v", rt.Infos())
 	}
-	namespace.ClearForPlugin(issuesdemo.PluginID)
+	testReg.ClearForPlugin(issuesdemo.PluginID)
 	rt := resolve(t, visible)
 	if infos := rt.Infos(); len(infos) != 1 || infos[0].GlobalName != "Other" {
 		t.Errorf("after rollback: %+v", infos)
@@ -397,7 +404,7 @@ func TestNamespaceChecklist_PluginRollbackClearsRegistrations(t *testing.T) {
 		t.Errorf("stale Issues descriptor: %s", rt.Descriptors())
 	}
 	// The plugin can load again after its rollback.
-	if err := issuesdemo.Register(); err != nil {
+	if err := issuesdemo.RegisterIn(testReg); err != nil {
 		t.Errorf("re-register: %v", err)
 	}
 }

@@ -48,10 +48,23 @@ type entry struct {
 	reg      Registration
 }
 
-var (
-	mu       sync.RWMutex
-	registry = map[string]entry{}
-)
+// Registry holds plugin namespace registrations. A host normally uses the
+// process default (Default, and the package-level RegisterForPlugin and
+// ClearForPlugin); a host that serves several independent setups, or a test that
+// runs in parallel, makes its own with NewRegistry and hands it to the runtime.
+// It is safe for concurrent use.
+type Registry struct {
+	mu sync.RWMutex
+	m  map[string]entry
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry { return &Registry{m: map[string]entry{}} }
+
+var defaultRegistry = NewRegistry()
+
+// Default is the process-wide registry the package-level functions use.
+func Default() *Registry { return defaultRegistry }
 
 // builtinGlobals are names the Code Mode guest already defines, plus JS globals a
 // namespace must never replace.
@@ -151,54 +164,57 @@ func checkText(what, s string, maxBytes int, allowEmpty bool) error {
 	return nil
 }
 
+// RegisterForPlugin registers (or, for the same plugin, replaces) a namespace in
+// the default registry; see Registry.RegisterForPlugin.
+func RegisterForPlugin(pluginID string, r Registration) error {
+	return defaultRegistry.RegisterForPlugin(pluginID, r)
+}
+
+// ClearForPlugin removes every namespace of a plugin from the default registry;
+// see Registry.ClearForPlugin.
+func ClearForPlugin(pluginID string) { defaultRegistry.ClearForPlugin(pluginID) }
+
 // RegisterForPlugin registers (or, for the same plugin, replaces) a namespace.
 // An id or globalName already held by another registration is an error, so one
 // plugin can never take over another's namespace.
-func RegisterForPlugin(pluginID string, r Registration) error {
+func (g *Registry) RegisterForPlugin(pluginID string, r Registration) error {
 	if err := validateRegistration(pluginID, r); err != nil {
 		return fmt.Errorf("namespace: register for plugin %q: %w", pluginID, err)
 	}
 	r.RequiredToolNames = append([]string(nil), r.RequiredToolNames...)
-	mu.Lock()
-	defer mu.Unlock()
-	if old, ok := registry[r.ID]; ok && old.pluginID != pluginID {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if old, ok := g.m[r.ID]; ok && old.pluginID != pluginID {
 		return fmt.Errorf("namespace: id %q is already registered by plugin %q", r.ID, old.pluginID)
 	}
-	for id, e := range registry {
+	for id, e := range g.m {
 		if id != r.ID && e.reg.GlobalName == r.GlobalName {
 			return fmt.Errorf("namespace: globalName %q is already used by namespace %q (plugin %q)", r.GlobalName, id, e.pluginID)
 		}
 	}
-	registry[r.ID] = entry{pluginID: pluginID, reg: r}
+	g.m[r.ID] = entry{pluginID: pluginID, reg: r}
 	return nil
 }
 
 // ClearForPlugin removes every namespace of a plugin; call it when the plugin is
 // reset, disabled or uninstalled, or its load failed, so stale globals do not
 // outlive it.
-func ClearForPlugin(pluginID string) {
-	mu.Lock()
-	defer mu.Unlock()
-	for id, e := range registry {
+func (g *Registry) ClearForPlugin(pluginID string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for id, e := range g.m {
 		if e.pluginID == pluginID {
-			delete(registry, id)
+			delete(g.m, id)
 		}
 	}
 }
 
-// ClearForTest removes every registration.
-func ClearForTest() {
-	mu.Lock()
-	defer mu.Unlock()
-	registry = map[string]entry{}
-}
-
 // snapshot returns the registrations sorted by id.
-func snapshot() []entry {
-	mu.RLock()
-	defer mu.RUnlock()
-	out := make([]entry, 0, len(registry))
-	for _, e := range registry {
+func (g *Registry) snapshot() []entry {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	out := make([]entry, 0, len(g.m))
+	for _, e := range g.m {
 		out = append(out, e)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].reg.ID < out[j].reg.ID })

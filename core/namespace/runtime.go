@@ -46,12 +46,17 @@ type Runtime struct {
 	descriptors json.RawMessage
 }
 
+// Resolve resolves against the default registry; see Registry.Resolve.
+func Resolve(ctx ScopeContext, visible []catalog.Spec) (*Runtime, error) {
+	return defaultRegistry.Resolve(ctx, visible)
+}
+
 // Resolve builds the run's namespaces from the registry and the run catalog. A
 // namespace is visible only when every required tool is in visible with Source
 // openclaw and Owner equal to the registering plugin; a same-named tool from an MCP
 // server, a client or another plugin does not count. Any CreateScope failure or
 // serialization rule violation fails Resolve, before guest code runs.
-func Resolve(ctx ScopeContext, visible []catalog.Spec) (*Runtime, error) {
+func (g *Registry) Resolve(ctx ScopeContext, visible []catalog.Spec) (*Runtime, error) {
 	owned := map[string]map[string]bool{} // plugin -> tool names
 	for _, s := range visible {
 		if s.Source != catalog.SourceOpenClaw || s.DirectOnly {
@@ -65,7 +70,7 @@ func Resolve(ctx ScopeContext, visible []catalog.Spec) (*Runtime, error) {
 	rt := &Runtime{byID: map[string]*resolved{}}
 	var descs []descriptor
 	globals := map[string]string{}
-	for _, e := range snapshot() {
+	for _, e := range g.snapshot() {
 		if !allVisible(e.reg.RequiredToolNames, owned[e.pluginID]) {
 			continue
 		}

@@ -97,6 +97,7 @@ type Error struct {
 	Msg string
 }
 
+// Error renders "file:line:col: key message".
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)

@@ -123,6 +123,16 @@ func runE2EOurs(ctx context.Context, plan map[string]step, logf func(string, ...
 		return nil, err
 	}
 	defer rt.Close(ctx)
+	// Warm up every path first, as the reference does.
+	for range 30 {
+		for _, name := range e2eOrder {
+			if c := cells[name]; c.Sessions == 0 {
+				if err := e2eOnce(ctx, rt, c); err != nil {
+					return nil, fmt.Errorf("e2e %s: %w", name, err)
+				}
+			}
+		}
+	}
 	out := map[string]e2eStat{}
 	for _, name := range e2eOrder {
 		c := cells[name]

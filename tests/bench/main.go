@@ -280,7 +280,8 @@ func run(quick bool, outFile, node, refScript string, withInterp bool, roundsWan
 	if only == "e2e" {
 		fmt.Println()
 		fmt.Print(e2eText)
-		fmt.Printf("\n(%s; whole run %.0f s)\n", environment(node, "", fmt.Errorf("not run")), time.Since(began).Seconds())
+		nodeV, _ := exec.Command(node, "--version").Output()
+		fmt.Printf("\n(%s; whole run %.0f s)\n", environment(node, "Node.js "+strings.TrimSpace(string(nodeV))+", OpenClaw-style host over quickjs-wasi", nil), time.Since(began).Seconds())
 		if outFile != "" {
 			return os.WriteFile(outFile, []byte(e2eMD), 0o644)
 		}

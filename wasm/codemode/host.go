@@ -43,6 +43,9 @@ type host struct {
 	hooks js.Value
 	mcp   []*mcp.Server
 	once  sync.Once
+	// trans records every exec/wait with its nested calls (tool id, input
+	// size, outcome, duration) for hosts that show a trajectory (the web IDE).
+	trans *core.Transcript
 }
 
 func (h *host) api() js.Value {
@@ -54,6 +57,9 @@ func (h *host) api() js.Value {
 		"catalog": h.catalog,
 		"abort":   h.abort,
 		"close":   h.close,
+		// IDE helpers: the core's own config parser and its transcript.
+		"checkConfig": h.checkConfig,
+		"transcript":  h.transcript,
 	}
 	obj := js.Global().Get("Object").New()
 	for name, fn := range fns {
@@ -131,6 +137,7 @@ func (h *host) init(args []js.Value) (string, error) {
 		Config:     cfg,
 		Tools:      func(context.Context, catalog.Scope) ([]catalog.Tool, error) { return tools, nil },
 		MCPServers: servers,
+		Transcript: &core.Transcript{},
 
 		InterruptsPerSecond: opts.InterruptsPerSecond,
 	}
@@ -156,7 +163,7 @@ func (h *host) init(args []js.Value) (string, error) {
 		return "", err
 	}
 	h.mu.Lock()
-	h.rt, h.mcp = rt, servers
+	h.rt, h.mcp, h.trans = rt, servers, co.Transcript
 	h.mu.Unlock()
 	b, _ := json.Marshal(map[string]any{"timeoutMs": cfg.TimeoutMs, "languages": cfg.Languages})
 	return string(b), nil
@@ -256,6 +263,35 @@ func (h *host) close(args []js.Value) (string, error) {
 		s.Close()
 	}
 	return "true", nil
+}
+
+// checkConfig parses tools.codeMode from JSON or JSON5 text with the core's own
+// parser and bounds, answering the effective config (enabled implied) or the
+// parser's error (with line and column), so a page can check an edit before it
+// starts a core with it.
+func (h *host) checkConfig(args []js.Value) (string, error) {
+	text := strArg(args, 0)
+	cfg, err := config.Parse([]byte(text))
+	if err != nil {
+		return "", err
+	}
+	cfg.Enabled = true
+	if err := cfg.Validate(); err != nil {
+		return "", err
+	}
+	return marshal(cfg)
+}
+
+// transcript answers {entries: [...]}: every exec/wait of this core in call
+// order with the nested tool calls filed under the call that made them.
+func (h *host) transcript(args []js.Value) (string, error) {
+	h.mu.Lock()
+	t := h.trans
+	h.mu.Unlock()
+	if t == nil {
+		return `{"entries":[]}`, nil
+	}
+	return marshal(t)
 }
 
 // scopeArg reads the optional scope JSON at args[i] ("" or absent: no scope).

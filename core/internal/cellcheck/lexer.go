@@ -29,6 +29,8 @@ type token struct {
 	// open is true for template pieces that end in "${" (more code follows);
 	// cont for those that start after the "}" closing a substitution.
 	open, cont bool
+	// start and end are the token's byte offsets in the source.
+	start, end int
 }
 
 // lexer splits JavaScript (and, well enough, TypeScript) into tokens in one
@@ -44,6 +46,8 @@ type lexer struct {
 	// enclosing "${", so the matching } resumes the template's text.
 	braces int
 	templ  []int
+	// tokStart is where the token being scanned began.
+	tokStart int
 }
 
 func newLexer(src string) *lexer {
@@ -57,6 +61,7 @@ func newLexer(src string) *lexer {
 // next returns the next significant token (comments and white space skipped).
 func (l *lexer) next() token {
 	t := l.scan()
+	t.end = l.pos
 	if t.kind != tokEOF {
 		l.prev = t
 	}
@@ -77,6 +82,7 @@ func (l *lexer) scan() token {
 		case c == '/' && l.peek(1) == '*':
 			l.skipBlockComment()
 		case c >= 0x80:
+			l.tokStart = l.pos
 			r, n := utf8.DecodeRuneInString(l.src[l.pos:])
 			switch r {
 			case '\u2028', '\u2029': // JavaScript line terminators
@@ -89,10 +95,15 @@ func (l *lexer) scan() token {
 					l.pos += n
 					continue
 				}
-				return l.ident()
+				t := l.ident()
+				t.start = l.tokStart
+				return t
 			}
 		default:
-			return l.token(c)
+			l.tokStart = l.pos
+			t := l.token(c)
+			t.start = l.tokStart
+			return t
 		}
 	}
 	return token{kind: tokEOF, line: l.line}
@@ -201,6 +212,7 @@ func (l *lexer) ident() token {
 				}
 			}
 		case c >= 0x80:
+			l.tokStart = l.pos
 			r, n := utf8.DecodeRuneInString(l.src[l.pos:])
 			if isSpaceOrNewline(r) {
 				return l.identToken(start, line, escaped)

@@ -98,6 +98,73 @@ func namespaceBodies(toks []token) []bool {
 	return in
 }
 
+// NamespaceBlocks returns the byte ranges [start, end) of the TypeScript
+// namespace declarations at the top level of a cell (`namespace A.B { ... }`,
+// with a leading `declare`), outermost only. The TypeScript transform needs
+// them: a cell is compiled as a function body, where TypeScript allows no
+// namespace, so each is compiled on its own first.
+func NamespaceBlocks(src string) [][2]int {
+	toks := tokenize(src)
+	var out [][2]int
+	depth := 0
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if t.kind == tokPunct {
+			switch t.text {
+			case "{", "(", "[":
+				depth++
+			case "}", ")", "]":
+				depth--
+			}
+			continue
+		}
+		if t.kind == tokTemplate {
+			if t.open {
+				depth++
+			}
+			if t.cont {
+				depth--
+			}
+			continue
+		}
+		if depth != 0 || t.kind != tokIdent || (t.text != "namespace" && t.text != "module") || isMemberName(toks, i) {
+			continue
+		}
+		j := i + 1
+		for j < len(toks) && toks[j].kind == tokIdent {
+			j++
+			if j < len(toks) && toks[j].kind == tokPunct && toks[j].text == "." {
+				j++
+				continue
+			}
+			break
+		}
+		if j == i+1 || j >= len(toks) || toks[j].kind != tokPunct || toks[j].text != "{" {
+			continue
+		}
+		d, k := 0, j
+		for ; k < len(toks); k++ {
+			if toks[k].kind == tokPunct && toks[k].text == "{" {
+				d++
+			} else if toks[k].kind == tokPunct && toks[k].text == "}" {
+				if d--; d == 0 {
+					break
+				}
+			}
+		}
+		if k >= len(toks) || toks[k].kind != tokPunct {
+			return out // unclosed: esbuild reports it
+		}
+		start := t.start
+		if i > 0 && toks[i-1].kind == tokIdent && toks[i-1].text == "declare" {
+			start = toks[i-1].start
+		}
+		out = append(out, [2]int{start, toks[k].end})
+		i = k
+	}
+	return out
+}
+
 // moduleConstruct names the module-loading construct that starts with the
 // identifier toks[i], or returns "".
 func moduleConstruct(toks []token, closing []int, i int) string {

@@ -77,6 +77,7 @@ var checkOptions = api.TransformOptions{
 // of the returned body, where function hoisting and `var` make them work.
 func Transform(src string) (string, error) {
 	transforms.Add(1)
+	src = liftNamespaces(src)
 	// The two parses are independent; on a multi-core host running them at
 	// once halves the latency (each costs about half a millisecond of mostly
 	// fixed esbuild overhead). The channel is buffered, so nothing leaks.

@@ -148,3 +148,28 @@ func TestTransformsCounts(t *testing.T) {
 		t.Fatalf("Transforms() grew by %d, want 9", got)
 	}
 }
+
+func TestNamespacesCompileInsideTheCell(t *testing.T) {
+	for _, tc := range []struct{ name, src, want string }{
+		{"exported const", "namespace N { export const v: number = 1 }\nreturn N.v + 1", "N2.v = 1"},
+		{"dotted name and functions", "namespace A.B {\n  export function f(x: number): number { return x * 2 }\n}\nreturn A.B.f(2)", "f"},
+		{"declare namespace is erased", "declare namespace D { const x: number }\nreturn 1", "return 1"},
+		{"two declarations merge", "namespace M { export const a = 1 }\nnamespace M { export const b = 2 }\nreturn M.a + M.b", "M2.b = 2"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			js, err := Transform(tc.src)
+			if err != nil {
+				t.Fatalf("Transform: %v", err)
+			}
+			if !strings.Contains(js, tc.want) {
+				t.Fatalf("output lacks %q:\n%s", tc.want, js)
+			}
+		})
+	}
+	// Lines after a namespace keep their numbers in diagnostics.
+	_, err := Transform("namespace N {\n  export const v = 1\n}\nconst x: number = ;")
+	var d *Diagnostic
+	if !errors.As(err, &d) || d.Line != 4 {
+		t.Fatalf("diagnostic %v, want line 4", err)
+	}
+}

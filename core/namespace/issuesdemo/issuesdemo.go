@@ -242,5 +242,11 @@ func Registration() namespace.Registration {
 	}
 }
 
-// Register registers the Issues namespace for the github plugin.
-func Register() error { return namespace.RegisterForPlugin(PluginID, Registration()) }
+// Register registers the Issues namespace for the github plugin in the default
+// registry.
+func Register() error { return RegisterIn(namespace.Default()) }
+
+// RegisterIn registers the Issues namespace for the github plugin in reg.
+func RegisterIn(reg *namespace.Registry) error {
+	return reg.RegisterForPlugin(PluginID, Registration())
+}

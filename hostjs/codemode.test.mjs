@@ -1,0 +1,182 @@
+// node --test for the inline mode (Node.js): the real codemode.wasm from
+// build/web (./build.sh build-web), the real `codemode serve` for server tools.
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+import { createCodeMode } from "./codemode.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const assets = new URL("../build/web/", import.meta.url);
+const schema = { type: "object", properties: { who: { type: "string" } } };
+
+let server, serverURL, cm;
+
+/** Starts build/codemode serve (example toolset + server-everything) on a free port. */
+async function startServe() {
+  const port = 20000 + Math.floor(Math.random() * 30000);
+  const child = spawn(path.join(root, "build/codemode"), ["serve", "--config", path.join(root, "tests/e2e/hostjs/serve.json5"), "--addr", `127.0.0.1:${port}`], { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  const url = await new Promise((resolve, reject) => {
+    let out = "";
+    const t = setTimeout(() => reject(new Error("codemode serve did not start: " + out)), 30000);
+    const onData = (d) => {
+      out += d;
+      const m = out.match(/http:\/\/127\.0\.0\.1:\d+/);
+      if (m) { clearTimeout(t); resolve(m[0]); }
+    };
+    child.stdout.on("data", onData);
+    child.stderr.on("data", onData);
+    child.on("exit", (code) => reject(new Error(`codemode serve exited ${code}: ${out}`)));
+  });
+  return { child, url };
+}
+
+const slowTool = (log) => ({
+  name: "slow", description: "Waits until aborted.", parameters: { type: "object" }, readOnly: true,
+  execute: (_in, { signal, callId }) => new Promise((_, reject) => {
+    signal.addEventListener("abort", () => { log.push(["aborted", callId]); reject(new Error("aborted")); });
+  }),
+});
+
+const aborts = [];
+before(async () => {
+  ({ child: server, url: serverURL } = await startServe());
+  cm = await createCodeMode({
+    assets,
+    app: "demo",
+    config: { timeoutMs: 2000 },
+    serverTools: { url: serverURL },
+    clientTools: [
+      { name: "greet", description: "Greets someone.", parameters: schema, readOnly: true, execute: async ({ who }) => ({ hello: who }) },
+      { name: "explode", description: "Always throws.", parameters: { type: "object" }, execute: async () => { throw new RangeError("client says no"); } },
+      slowTool(aborts),
+    ],
+  });
+});
+after(async () => {
+  await cm?.close();
+  server?.kill("SIGTERM");
+});
+
+test("options are checked in JavaScript: a TypeError names the option", async () => {
+  const cases = [
+    [{ app: 3 }, /options\.app must be a string/],
+    [{ config: [] }, /options\.config must be an object/],
+    [{ clientTools: {} }, /options\.clientTools must be an array/],
+    [{ app: "a", clientTools: [{ name: "x", description: "d", parameters: {} }] }, /options\.clientTools\[0\]\.execute must be a function/],
+    [{ app: "a", clientTools: [{ name: "1x", description: "d", parameters: {}, execute() {} }] }, /options\.clientTools\[0\]\.name/],
+    [{ clientTools: [{ name: "x", description: "d", parameters: {}, execute() {} }] }, /options\.app is required/],
+    [{ serverTools: { url: "ftp://x" } }, /options\.serverTools\.url must be an http\(s\) URL/],
+    [{ serverTools: { url: "http://x", headers: { a: 1 } } }, /options\.serverTools\.headers\["a"\] must be a string/],
+    [{ engine: "v8" }, /options\.engine must be "host" or "wazero"/],
+    [{ thread: "fiber" }, /options\.thread must be "worker" or "inline"/],
+    [{ asset: "x" }, /unknown option "asset"/],
+    [{ config: { enabled: false } }, /enabled is implied/],
+  ];
+  for (const [opts, re] of cases) {
+    await assert.rejects(createCodeMode(opts), (e) => e instanceof TypeError && re.test(e.message), JSON.stringify(opts));
+  }
+  await assert.rejects(cm.exec({ code: 1 }), TypeError);
+  await assert.rejects(cm.exec({ code: "1", extra: 1 }), /unknown field "extra"/);
+  await assert.rejects(cm.wait({}), /runId must be a string/);
+  await assert.rejects(cm.surface("xml"), /format must be/);
+});
+
+test("JavaScript and TypeScript cells complete with the spec's result union", async () => {
+  const js = await cm.exec({ code: "text('hi'); return [1, 2].map((x) => x * 2)" });
+  assert.equal(js.status, "completed");
+  assert.deepEqual(js.value, [2, 4]);
+  assert.deepEqual(js.output, [{ type: "text", text: "hi" }]);
+  assert.equal(typeof js.telemetry.catalogSize, "number");
+  const ts = await cm.exec({ code: "const n: number = 41; return n + 1;", language: "typescript" });
+  assert.equal(ts.status, "completed");
+  assert.equal(ts.value, 42);
+  const bad = await cm.exec({ code: "const n: number = ;", language: "typescript" });
+  assert.equal(bad.status, "failed");
+  assert.equal(bad.code, "invalid_input");
+});
+
+test("client tools: untrusted entries, found by search, called, errors catchable", async () => {
+  const cat = await cm.catalog();
+  const greet = cat.find((e) => e.id === "client:demo:greet");
+  assert.ok(greet, JSON.stringify(cat.map((e) => e.id)));
+  assert.equal(greet.source, "client");
+  assert.equal(greet.sourceName, "demo");
+  assert.equal(greet.input, "unknown");
+  assert.equal(greet.output, undefined);
+  const r = await cm.exec({ code: `const [t] = await tools.search("greets someone"); return { id: t.id, v: await tools.callValue(t.id, { who: "Ada" }) };` });
+  assert.equal(r.status, "completed", JSON.stringify(r));
+  assert.deepEqual(r.value, { id: "client:demo:greet", v: { hello: "Ada" } });
+  const e = await cm.exec({ code: `try { await tools.callValue("client:demo:explode", {}); return "no"; } catch (e) { return e.message; }` });
+  assert.equal(e.status, "completed", JSON.stringify(e));
+  assert.match(e.value, /client:demo:explode/);
+  assert.match(e.value, /RangeError: client says no/);
+});
+
+test("yield_control then wait; abort reaches a pending client tool's signal", async () => {
+  const y = await cm.exec({ code: `text("a"); await yield_control("checkpoint"); text("b"); return "done";` });
+  assert.equal(y.status, "waiting");
+  const w = await cm.wait({ runId: y.runId });
+  assert.equal(w.status, "completed", JSON.stringify(w));
+  assert.equal(w.value, "done");
+  const again = await cm.wait({ runId: y.runId });
+  assert.equal(again.code, "invalid_input");
+  assert.match(again.error, /unavailable or expired/);
+
+  const s = await cm.exec({ code: `const p = tools.callValue("client:demo:slow", {}); await yield_control(); return await p;` });
+  assert.equal(s.status, "waiting", JSON.stringify(s));
+  assert.equal(await cm.abort(s.runId), true);
+  for (let i = 0; i < 50 && aborts.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.equal(aborts.length, 1);
+  assert.equal((await cm.wait({ runId: s.runId })).code, "invalid_input");
+});
+
+test("server tools: shipping_list relayed with its output hint", async () => {
+  const cat = await cm.catalog();
+  const ship = cat.find((e) => e.name === "shipping_list");
+  assert.ok(ship, JSON.stringify(cat.map((e) => e.id)));
+  assert.equal(ship.source, "openclaw");
+  assert.ok(ship.output && ship.output.includes("tons"), JSON.stringify(ship));
+  const r = await cm.exec({ code: `const [t] = await tools.search("list shipments"); const s = await tools.callValue(t.id, {}); return s.length > 0 && s.every((x) => typeof x.tons === "number");` });
+  assert.equal(r.status, "completed", JSON.stringify(r));
+  assert.equal(r.value, true);
+});
+
+test("server MCP tools appear under MCP.<server> with API files", async () => {
+  const cat = await cm.catalog();
+  assert.ok(cat.some((e) => e.id === "mcp:everything:echo"), JSON.stringify(cat.map((e) => e.id)));
+  assert.ok(!cat.some((e) => e.source === "mcp" && e.id.startsWith("openclaw:")));
+  const r = await cm.exec({ code: `const files = await API.list("mcp"); const d = await API.read(files.find((f) => f.path.includes("everything")).path); const res = await MCP.everything.echo({ message: "relayed" }); return { d: d.includes("echo"), res };` });
+  assert.equal(r.status, "completed", JSON.stringify(r));
+  assert.equal(r.value.d, true);
+  assert.match(JSON.stringify(r.value.res), /relayed/);
+});
+
+test("an unreachable server is a clear, catchable error naming the URL", async () => {
+  await assert.rejects(createCodeMode({ assets, serverTools: { url: "http://127.0.0.1:1" } }), (e) => e instanceof Error && /http:\/\/127\.0\.0\.1:1\/v1\/catalog/.test(e.message) && !/goroutine|\.go:/.test(e.message));
+});
+
+test("the wazero engine runs the same cells", async () => {
+  const wz = await createCodeMode({ assets, engine: "wazero" });
+  try {
+    const r = await wz.exec({ code: "let s = 0; for (let i = 0; i < 1000; i++) s += i; return s;" });
+    assert.equal(r.status, "completed");
+    assert.equal(r.value, 499500);
+  } finally {
+    await wz.close();
+  }
+});
+
+test("a spinning cell times out and the runtime keeps serving", async () => {
+  const r = await cm.exec({ code: "while (true) {}" });
+  assert.equal(r.status, "failed");
+  assert.equal(r.code, "timeout");
+  assert.equal((await cm.exec({ code: "return 7" })).value, 7);
+});
+
+test("close() stops the runtime", async () => {
+  const c = await createCodeMode({ assets });
+  await c.close();
+  await assert.rejects(c.exec({ code: "return 1" }), /closed/);
+});

@@ -1,0 +1,74 @@
+// Shared steps of the IDE suite. Every user action goes through the page's own
+// controls (keyboard, clicks, the file chooser); page.evaluate is never used to
+// act for the person, because it runs with a user gesture a person would not have.
+import { test as base, expect, type Page, type Locator } from "@playwright/test";
+
+export { expect };
+
+/** IDE is the page as a person sees it. */
+export class IDE {
+  constructor(readonly page: Page) {}
+
+  get status(): Locator { return this.page.getByTestId("result-status"); }
+  get value(): Locator { return this.page.getByTestId("result-value"); }
+  get output(): Locator { return this.page.getByTestId("result-output"); }
+  get error(): Locator { return this.page.getByTestId("result-error"); }
+  get code(): Locator { return this.page.getByTestId("result-code"); }
+  get runButton(): Locator { return this.page.getByRole("button", { name: "Run (Ctrl+Enter)" }); }
+  get editor(): Locator { return this.page.getByRole("textbox", { name: "Cell code" }); }
+
+  /** open loads the IDE and waits until the core in the page has started. */
+  async open(path = "/") {
+    await this.page.goto(path);
+    await this.ready();
+  }
+
+  async ready() {
+    await expect(this.page.locator("#engine-status")).toHaveText(/core: ready/, { timeout: 45_000 });
+  }
+
+  /** type replaces the cell with code, as a person pasting it into the editor. */
+  async type(code: string) {
+    await this.editor.click();
+    await this.page.keyboard.press("ControlOrMeta+A");
+    await this.page.keyboard.press("Delete");
+    await this.page.keyboard.insertText(code);
+  }
+
+  /** run presses Ctrl+Enter in the editor. */
+  async run() {
+    await this.editor.click();
+    await this.page.keyboard.press("Control+Enter");
+  }
+
+  async language(name: "JavaScript" | "TypeScript") {
+    await this.page.getByRole("radio", { name }).check();
+  }
+
+  async expectStatus(status: string, timeout = 30_000) {
+    await expect(this.status).toHaveText(status, { timeout });
+  }
+
+  async tab(name: RegExp | string) {
+    await this.page.getByRole("tab", { name }).click();
+  }
+
+  /** setConfig types a JSON5 config into the Config tab and waits for the core's verdict. */
+  async setConfig(text: string, valid = true) {
+    await this.tab("Config");
+    const ed = this.page.getByRole("textbox", { name: "Config (JSON5)" });
+    await ed.click();
+    await this.page.keyboard.press("ControlOrMeta+A");
+    await this.page.keyboard.press("Delete");
+    await this.page.keyboard.insertText(text);
+    const st = this.page.getByTestId("config-status");
+    if (valid) await expect(st).toHaveText(/Valid/, { timeout: 15_000 });
+    else await expect(st).toHaveAttribute("data-invalid", "true", { timeout: 15_000 });
+  }
+}
+
+export const test = base.extend<{ ide: IDE }>({
+  ide: async ({ page }, use) => {
+    await use(new IDE(page));
+  },
+});
