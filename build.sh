@@ -266,7 +266,8 @@ worker_dev() {
 test_worker() {
   worker
   log "test-worker: node tests of the Worker's JavaScript"
-  node --test edge/worker/src/*.test.mjs hostjs/modules.test.mjs
+  # --test-force-exit: a closed inline core leaves its Go program parked on the event loop.
+  node --test --test-force-exit edge/worker/src/*.test.mjs hostjs/modules.test.mjs
   log "test-worker: tests against local workerd"
   WORKER_TEST=1 go test -count=1 -timeout 15m ./tests/worker/...
 }
