@@ -151,6 +151,7 @@ test_() {
   test_hostjs
   test_hostile_js
   test_ide
+  test_worker
 }
 
 # test_ide: the web IDE's Playwright suite (tests/e2e/ide) in Debian's chromium,
