@@ -43,6 +43,37 @@ build() {
   log "cross-compile checks: GOOS=js and GOOS=wasip1"
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
+  build_wasip1
+}
+
+# build_wasip1: the GOOS=wasip1 command (build/codemode.wasip1.wasm) and reactor
+# (build/codemode.wasip1.reactor.wasm, -buildmode=c-shared); see wasm/wasip1/ABI.md.
+build_wasip1() {
+  deps
+  log "GOOS=wasip1: build/codemode.wasip1.wasm and build/codemode.wasip1.reactor.wasm"
+  mkdir -p build
+  GOOS=wasip1 GOARCH=wasm go build -trimpath -o build/codemode.wasip1.wasm ./wasm/wasip1/command
+  GOOS=wasip1 GOARCH=wasm go build -trimpath -buildmode=c-shared -o build/codemode.wasip1.reactor.wasm ./wasm/wasip1/reactor
+}
+
+# test_wasip1: both wasip1 modules under wazero (command with preopens, reactor
+# with a host tool, the Go example host), then the node:wasi example host.
+# Measured: 30 s + 13 s (node) with the modules built and the wazero cache warm;
+# 7 min wall (1 min CPU) from scratch on a 2-core box at load 28 (two 32 MB links
+# and wazero compiling them). The wazero cache is in $TMPDIR/codemode-wazero-cache.
+test_wasip1() {
+  deps
+  log "wasip1 modules under wazero"
+  go test -count=1 -timeout 15m ./wasm/wasip1/...
+  log "wasip1 reactor under node:wasi (wasm/wasip1/examples/host.mjs)"
+  node --no-warnings wasm/wasip1/examples/host.mjs build/codemode.wasip1.reactor.wasm
+}
+
+# bench-wasip1: module size, instantiate + first result, fresh VM, trivial exec,
+# one host-tool round trip and compute vs the native engine (tests/bench/RESULTS.md).
+bench_wasip1() {
+  build_wasip1
+  go run ./wasm/wasip1/bench "$@"
 }
 
 # build_web: build/web/ for JavaScript hosts: the hostjs shim, codemode.wasm
@@ -70,28 +101,28 @@ build_web() {
     }' "$out"
 }
 
-# run: the main job: set up, build, and serve the HTTP API (and the web IDE when
-# build/web exists) on 127.0.0.1:8787 with the example toolset and server-everything
-# (examples/codemode.json5). Any arguments are a codemode subcommand instead:
-# ./build.sh run exec -e 'return 1'.
 # web: the IDE (web/) bundled with esbuild's Go API into build/web (ide.js with
 # CodeMirror 6, ide.css, index.html); the hostjs shim's files sit beside them.
 # build_web (after it in build) writes the .gz/.br variants; stale ones of an
 # earlier build are removed here so a server never sends an old bundle.
 web() {
+  deps
   log "web IDE -> build/web"
   go run ./web/build -out build/web
   rm -f build/web/ide.js.gz build/web/ide.js.br build/web/ide.css.gz build/web/ide.css.br build/web/index.html.gz build/web/index.html.br
 }
 
-# run: the main job. Today: a cell against the example toolset; pass exec flags through.
-
+# run: the main job: set up, build, and serve the HTTP API (and the web IDE when
+# build/web exists) on 127.0.0.1:8787 with the example toolset and server-everything
+# (examples/codemode.json5). Any arguments are a codemode subcommand instead:
+# ./build.sh run exec -e 'return 1'.
 run() {
   deps
   mkdir -p build
   go build -trimpath -o build/codemode ./cmd/codemode
   if [ $# -eq 0 ]; then
-    build_web # the web IDE and the hostjs files served at /
+    web # the web IDE (ide.js, ide.css, index.html) ...
+    build_web # ... and the hostjs files beside it, served at /
     set -- serve --config examples/codemode.json5 --addr 127.0.0.1:8787
   fi
   exec build/codemode "$@"
@@ -116,11 +147,31 @@ test_() {
   log "cross-compile checks: GOOS=js and GOOS=wasip1"
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
+  test_wasip1
   test_hostjs
+  test_hostile_js
+  test_ide
+}
+
+# test_ide: the web IDE's Playwright suite (tests/e2e/ide) in Debian's chromium,
+# against `codemode serve` with the IDE at / and a static copy on another origin
+# (playwright.config.ts starts both; its first webServer builds everything).
+test_ide() {
+  deps
+  log "Playwright: tests/e2e/ide (the web IDE, Debian chromium)"
+  npx playwright test tests/e2e/ide
 }
 
 # test_hostjs_go: the core's suites under GOOS=js in Node.js on the host's own
 # WebAssembly engine (core/engine/jsengine through hostjs/go_js_wasm_exec.mjs).
+# test_hostile_js: the hostile battery (tests/hostile) under GOOS=js on the host's
+# own WebAssembly engine in Node.js, the same table as the native run.
+test_hostile_js() {
+  deps
+  log "hostile battery under GOOS=js (host engine in Node.js)"
+  GOOS=js GOARCH=wasm go test -count=1 -timeout 10m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" ./tests/hostile/
+}
+
 test_hostjs_go() {
   deps
   log "GOOS=js suites on the host engine in Node.js"
@@ -156,6 +207,14 @@ test_hostjs() {
   node --test hostjs/
   log "Playwright: tests/e2e/hostjs (Debian chromium)"
   npx playwright test tests/e2e/hostjs
+}
+
+# bench_web: the IDE's page load to first result (cold and warm) and its download
+# raw/gzip/brotli in Chromium; writes its section of tests/bench/RESULTS.md.
+bench_web() {
+  build
+  log "bench-web: page load to first result, bundle sizes (Debian chromium)"
+  node tests/bench/web/bench.mjs
 }
 
 # bench_hostjs: ours vs quickjs-wasi's own host in Debian's Chromium (one page,
