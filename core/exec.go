@@ -10,7 +10,6 @@ import (
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/internal/cellcheck"
-	"github.com/codemode-go/codemode/core/internal/tsx"
 	"github.com/codemode-go/codemode/core/namespace"
 	json "github.com/goccy/go-json"
 )
@@ -50,6 +49,9 @@ type CallInfo struct {
 // Every exec is recorded in the transcript (refusals before the VM starts
 // too), and the after-hooks see its result under the outer exec's hook event.
 func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result {
+	if rt.qjs == nil {
+		return failed(CodeRuntimeUnavailable, errRelayOnly, Telemetry{})
+	}
 	if !rt.enter() {
 		return failed(CodeRuntimeUnavailable, msgClosed, Telemetry{})
 	}
@@ -105,9 +107,9 @@ func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []
 	if err := cellcheck.Check(src); err != nil {
 		return failed(CodeInvalidInput, err.Error(), tel), nil, lang
 	}
-	var lines *tsx.LineMap
+	var lines lineMap
 	if lang == config.LanguageTypeScript {
-		js, lm, err := tsx.TransformMapped(src)
+		js, lm, err := transformTS(src)
 		if err == nil {
 			err = cellcheck.CompiledBounds(js)
 		}
@@ -132,6 +134,9 @@ func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []
 // may deny it, after-hooks see its result, the transcript records it, and its
 // failures carry the telemetry of the run (or of the caller's catalog).
 func (rt *Runtime) Wait(ctx context.Context, call CallInfo, in WaitInput) Result {
+	if rt.qjs == nil {
+		return failed(CodeRuntimeUnavailable, errRelayOnly, Telemetry{})
+	}
 	if !rt.enter() {
 		return failed(CodeRuntimeUnavailable, msgClosed, Telemetry{})
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/internal/apifiles"
 	"github.com/codemode-go/codemode/core/internal/strictjson"
-	"github.com/codemode-go/codemode/core/internal/tsx"
 	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/quickjs"
 )
@@ -34,7 +33,7 @@ type run struct {
 	mcpSafe      map[string]apifiles.ServerNames
 	ns           *namespace.Runtime
 	openclawIDs  map[[2]string]string // (owner, name) -> catalog id
-	lines        *tsx.LineMap         // TypeScript cells: JS positions -> TS source
+	lines        lineMap              // TypeScript cells: JS positions -> TS source
 
 	// ctx outlives single exec/wait calls: tool calls keep running while the run
 	// is suspended. cancel ends them when the run ends (or is aborted).
@@ -137,7 +136,7 @@ func (r *run) limits(deadline time.Time) quickjs.Limits {
 		// Where the clock stands still in a busy loop (Workers) the budget stops
 		// it; natively the wall clock fires long before (QuickJS checks about
 		// once per 10,000 back jumps and calls).
-		InterruptBudget: int64(r.rt.cfg.TimeoutMs) * 20,
+		InterruptBudget: r.rt.interruptBudget(),
 	}
 }
 
@@ -429,7 +428,7 @@ var cellPos = regexp.MustCompile(`cell\.js:(\d+):(\d+)`)
 // frames say nothing to the model, and columns on the first line are given
 // relative to what the model wrote. For a TypeScript cell (lines non-nil) the
 // positions are mapped back to the TypeScript source and named cell.ts.
-func guestStack(stack string, lines *tsx.LineMap) string {
+func guestStack(stack string, lines lineMap) string {
 	var keep []string
 	for _, line := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
 		if strings.Contains(line, "prelude.js") || strings.Contains(line, "kit.js") || strings.TrimSpace(line) == "" {
@@ -493,4 +492,11 @@ func (r *run) telemetry() Telemetry { return r.cat.Telemetry(r.visible) }
 func (r *run) nextID(kind string) string {
 	r.seq++
 	return kind + "_" + strconv.Itoa(r.seq)
+}
+
+// lineMap maps positions in a TypeScript cell's compiled JavaScript back to
+// the TypeScript source (tsx.LineMap; an interface so that relay-only builds
+// leave the TypeScript compiler out).
+type lineMap interface {
+	Position(line, col int) (tsLine, tsCol int, ok bool)
 }

@@ -174,7 +174,7 @@ var exhaustion = []Case{
 
 var inputs = []Case{
 	{Name: "inputs/echo with a non-object input names the problem",
-		Code:   `try { await tools.callValue("openclaw:core:echo", "not an object"); return "ran" } catch (e) { return e.message.includes("message") && !/Go value|struct|json: /.test(e.message) }`,
+		Code:   `try { await tools.callValue("openclaw:core:echo", "not an object"); return "ran" } catch (e) { return e.message.includes("want object") && !/Go value|struct|json: /.test(e.message) }`,
 		Status: "completed", Want: `true`},
 	{Name: "inputs/sleep_ms with a string names the field",
 		Code:   `try { await tools.sleep_ms({ ms: "soon" }); return "ran" } catch (e) { return e.message.includes("ms") && !/Go value|struct|json: /.test(e.message) }`,

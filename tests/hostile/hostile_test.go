@@ -58,6 +58,7 @@ func TestHostile(t *testing.T) {
 	}
 	baseG := settledGoroutines(0)
 	baseHeap := heap()
+	outer := t
 	for i, c := range hostile.Cases {
 		t.Run(c.Name, func(t *testing.T) {
 			if c.LongBuiltin && runtime.GOOS == "js" {
@@ -66,7 +67,7 @@ func TestHostile(t *testing.T) {
 			rt := rt
 			if c.TimeoutMs != 0 {
 				if slow[c.TimeoutMs] == nil {
-					slow[c.TimeoutMs] = newRuntime(t, c.TimeoutMs)
+					slow[c.TimeoutMs] = newRuntime(outer, c.TimeoutMs)
 				}
 				rt = slow[c.TimeoutMs]
 			}
