@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
+	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/internal/mcptest/hostile"
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/core/mcp/httpmcp"
@@ -85,7 +86,9 @@ func noGoInternals(t *testing.T, what, s string) {
 // is returned as "E:"+message by the cells below).
 func guestString(t *testing.T, rt *core.Runtime, code string) string {
 	t.Helper()
-	r := exec(t, rt, code)
+	// A loaded machine can push a 9 MiB answer past the deadline: the run then
+	// suspends, and wait collects it.
+	r := waitDone(t, rt, exec(t, rt, code), 6)
 	s, ok := value(t, r).(string)
 	if !ok {
 		t.Fatalf("%s: value %s is not a string", code, r.Value)
@@ -170,19 +173,31 @@ return { then: typeof h.then, proto: Object.getPrototypeOf(h) === Object.prototy
 					}
 				}
 			})
-			t.Run("DeepResultIsAnErrorNotAHang", func(t *testing.T) {
-				if tc.name == "stdio" {
-					// Known gap, reported: over stdio the SDK client never answers a
-					// response nested 20,000 levels, so the call stays pending.
-					t.Skip("known gap: the SDK's stdio client leaves a 20,000-deep response unanswered")
-				}
+			t.Run("UnansweredDeepResultSuspendsNotHangs", func(t *testing.T) {
+				// The SDK never delivers a response nested 20,000 levels (on either
+				// transport the call just stays unanswered), so the guarantee is the
+				// run's own deadline: exec answers waiting on time, the run can be
+				// aborted, and other cells keep running.
+				rt := newRuntimeWith(t, func(c *config.Config) { c.TimeoutMs = 1000 }, func(o *core.Options) { o.MCPServers = []*mcp.Server{srv} })
+				start := time.Now()
 				r := exec(t, rt, `try { await MCP.hostile.deep_result({}); return "no error" } catch (e) { return "E:" + e.message }`)
-				r = waitDone(t, rt, r, 5)
-				msg, _ := value(t, r).(string)
-				if !strings.HasPrefix(msg, "E:mcp: hostile") {
-					t.Errorf("deep result => %q, want an error naming the server", msg)
+				if d := time.Since(start); d > 5*time.Second {
+					t.Errorf("exec took %v", d)
 				}
-				noGoInternals(t, "deep result", msg)
+				switch r.Status {
+				case core.StatusWaiting:
+					if !rt.Abort(testScope, r.RunID) {
+						t.Errorf("waiting run %s could not be aborted", r.RunID)
+					}
+				case core.StatusCompleted:
+					msg, _ := value(t, r).(string)
+					if !strings.HasPrefix(msg, "E:mcp: hostile") {
+						t.Errorf("deep result => %q, want an error naming the server", msg)
+					}
+					noGoInternals(t, "deep result", msg)
+				default:
+					t.Errorf("deep result: status %s code %s: %s", r.Status, r.Code, r.Error)
+				}
 			})
 			t.Run("PollutingResultIsInert", func(t *testing.T) {
 				v := obj(t, exec(t, rt, `const r = await MCP.hostile.pollute({});
