@@ -158,6 +158,8 @@ func (s *Server) loadTools(ctx context.Context) error {
 			Source:       catalog.SourceMCP,
 			Owner:        s.name,
 			Origin:       catalog.OriginMCP,
+			// Only an explicit readOnlyHint: true lets a restartSafe run call it.
+			ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint,
 		}})
 	}
 	return nil

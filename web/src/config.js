@@ -70,6 +70,7 @@ export function mountConfig(el, { check, onValid }) {
     doc: saved,
     language: "javascript",
     label: "Config (JSON5)",
+    wrap: true,
     onRun: () => validate(ed.text),
     onChange: (text) => { clearTimeout(timer); timer = setTimeout(() => validate(text), 350); },
   });

@@ -41,7 +41,7 @@ test("select_file: Cancel is an error the cell can catch", async ({ ide, page })
 
 test("select_file: the run waits while the person chooses and auto-resume finishes it", async ({ ide, page }) => {
   await ide.open();
-  await ide.setConfig("{ timeoutMs: 1000 }");
+  await ide.setConfig("{ timeoutMs: 4000 }");
   await ide.type(pick);
   await ide.run();
   // The exec deadline passes while the prompt is open: the run is suspended.

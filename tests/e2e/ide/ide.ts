@@ -5,6 +5,11 @@ import { test as base, expect, type Page, type Locator } from "@playwright/test"
 
 export { expect };
 
+/** ideURL is `codemode serve` with the IDE at / (playwright.config.ts starts it). */
+export const ideURL = `http://127.0.0.1:${process.env.CODEMODE_E2E_IDE_PORT}`;
+/** staticURL is a plain static copy of build/web on another origin, without an API. */
+export const staticURL = `http://127.0.0.1:${process.env.CODEMODE_E2E_STATIC_PORT}`;
+
 /** IDE is the page as a person sees it. */
 export class IDE {
   constructor(readonly page: Page) {}
@@ -14,12 +19,12 @@ export class IDE {
   get output(): Locator { return this.page.getByTestId("result-output"); }
   get error(): Locator { return this.page.getByTestId("result-error"); }
   get code(): Locator { return this.page.getByTestId("result-code"); }
-  get runButton(): Locator { return this.page.getByRole("button", { name: "Run (Ctrl+Enter)" }); }
+  get runButton(): Locator { return this.page.getByRole("button", { name: "Run", exact: true }); }
   get editor(): Locator { return this.page.getByRole("textbox", { name: "Cell code" }); }
 
   /** open loads the IDE and waits until the core in the page has started. */
-  async open(path = "/") {
-    await this.page.goto(path);
+  async open(url = ideURL + "/") {
+    await this.page.goto(url);
     await this.ready();
   }
 
@@ -68,7 +73,10 @@ export class IDE {
 }
 
 export const test = base.extend<{ ide: IDE }>({
-  ide: async ({ page }, use) => {
+  ide: async ({ page }, use, testInfo) => {
+    // Each test starts a core in a fresh page (a 31 MB wasm compile) and some
+    // wait for deadlines on purpose: give them room on a loaded CI machine.
+    testInfo.setTimeout(Math.max(testInfo.timeout, 150_000));
     await use(new IDE(page));
   },
 });
