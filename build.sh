@@ -151,6 +151,7 @@ test_() {
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
   test_wasip1
+  fuzz_brief
   test_hostjs
   test_hostile_js
   test_ide
@@ -251,14 +252,30 @@ bench_limits() {
   go run ./tests/benchlimits "$@"
 }
 
-# fuzz: run every fuzz target briefly (FUZZTIME=30s ./build.sh fuzz for longer).
+# fuzz: run every fuzz target for a fixed short time each (FUZZTIME=30s ./build.sh fuzz
+# for longer). Every go test run already replays the committed corpora
+# (testdata/fuzz/FuzzX in each package) and the f.Add seeds; a finding is written
+# there by go test and stays as a regression case once committed.
 fuzz() {
   deps
-  local t="${FUZZTIME:-10s}"
+  fuzz_targets "${FUZZTIME:-10s}"
+}
+
+# fuzz_brief: the test command's pass, 1s per target (most of its time is the
+# instrumented build of each package, shared with the build cache).
+fuzz_brief() {
+  log "brief fuzz pass (${FUZZTIME:-1s} per target)"
+  fuzz_targets "${FUZZTIME:-1s}"
+}
+
+# fuzz_targets TIME: every Fuzz function of every package, one go test -fuzz each
+# (go test accepts only one fuzz target per run).
+fuzz_targets() {
+  local t="$1" pkg dir f
   go list -f '{{.ImportPath}} {{.Dir}}' ./... | while read -r pkg dir; do
     for f in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/func //'); do
       log "fuzz $pkg $f ($t)"
-      go test -run '^$' -fuzz "^$f\$" -fuzztime "$t" "$pkg"
+      go test -run '^$' -fuzz "^$f\$" -fuzztime "$t" "$pkg" || die "fuzz $f in $pkg found a failing input (see $dir/testdata/fuzz/$f)"
     done
   done
 }
