@@ -8,6 +8,12 @@ import { defineConfig } from "@playwright/test";
 process.env.CODEMODE_E2E_PORT ||= String(20000 + Math.floor(Math.random() * 30000));
 const port = Number(process.env.CODEMODE_E2E_PORT);
 export const baseURL = `http://127.0.0.1:${port}`;
+// The web IDE suite (tests/e2e/ide): `codemode serve` with build/web at / (as a
+// person runs it), and a plain static copy of build/web on another origin.
+process.env.CODEMODE_E2E_IDE_PORT ||= String(port + 1);
+process.env.CODEMODE_E2E_STATIC_PORT ||= String(port + 2);
+const idePort = Number(process.env.CODEMODE_E2E_IDE_PORT);
+const staticPort = Number(process.env.CODEMODE_E2E_STATIC_PORT);
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -23,9 +29,30 @@ export default defineConfig({
       stdout: "ignore",
       stderr: "pipe",
     },
+    // After the first entry has built everything (webServers start in order).
+    {
+      command: `build/codemode serve --config tests/e2e/ide/serve.json5 --addr 127.0.0.1:${idePort}`,
+      url: `http://127.0.0.1:${idePort}/healthz`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+    {
+      command: `node tests/e2e/ide/static-server.mjs ${staticPort} build/web`,
+      url: `http://127.0.0.1:${staticPort}/index.html`,
+      timeout: 30_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+    },
   ],
+  // Screenshots and traces of failures, kept as CI artifacts (git-ignored).
+  outputDir: "tests/e2e/.artifacts",
   use: {
     baseURL,
+    screenshot: "only-on-failure",
+    trace: "retain-on-failure",
     launchOptions: {
       executablePath: "/usr/bin/chromium",
       args: [

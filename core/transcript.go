@@ -101,6 +101,13 @@ func (t *Transcript) nest(calls []catalog.NestedCall) {
 	}
 }
 
+// recordRefusal files an exec or wait refused before any run was involved
+// (bad input, module access, hook deny, TypeScript diagnostics, unknown runId).
+func (rt *Runtime) recordRefusal(call CallInfo, tool, lang string, codeBytes int, res Result) {
+	rt.opts.Transcript.add(TranscriptEntry{CallID: call.CallID, Tool: tool, ToolKind: catalog.ToolKindCodeModeExec, Language: lang,
+		CodeBytes: codeBytes, Status: res.Status, Code: res.Code})
+}
+
 // record files a finished exec/wait and the nested calls completed since the
 // last record of this run.
 func (r *run) record(tool, lang string, codeBytes int, res Result) {

@@ -35,17 +35,23 @@ func nestingRuntime(t *testing.T) (*quickjs.Runtime, int) {
 // engine's bound, never in a dead host: exactly the bound still works.
 func TestHostCallNestingEndsInCatchableRangeErrorAtTheBound(t *testing.T) {
 	rt, max := nestingRuntime(t)
+	// The guest catches the refusal where it happens (inside the deepest
+	// callback), so the RangeError itself reaches the test. The last case lets
+	// it unwind through every level instead: still a catchable error.
+	limitMsg := "RangeError: host calls nested too deeply (limit " + fmt.Sprint(max) + ")"
 	tests := []struct {
 		depth int
+		inner bool
 		want  string
 	}{
-		{1, "bottom"},
-		{max, "bottom"},
-		{max + 1, "RangeError: host calls nested too deeply (limit " + fmt.Sprint(max) + ")"},
-		{10 * max, "RangeError: host calls nested too deeply (limit " + fmt.Sprint(max) + ")"},
+		{1, true, "bottom"},
+		{max, true, "bottom"},
+		{max + 1, true, limitMsg},
+		{max + 1, false, "caught"},
+		{10 * max, true, limitMsg},
 	}
 	for _, tc := range tests {
-		t.Run(fmt.Sprint(tc.depth), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%d/inner=%v", tc.depth, tc.inner), func(t *testing.T) {
 			vm, err := rt.NewVM(context.Background(), quickjs.Limits{})
 			if err != nil {
 				t.Fatal(err)
@@ -53,9 +59,10 @@ func TestHostCallNestingEndsInCatchableRangeErrorAtTheBound(t *testing.T) {
 			defer vm.Close()
 			register(vm)
 			src := fmt.Sprintf(`(() => {
-  const dive = (n) => n === 0 ? "bottom" : hostCallback(() => dive(n - 1));
-  try { return dive(%d); } catch (e) { return e.name + ": " + e.message; }
-})()`, tc.depth)
+  const inner = (n) => { try { return dive(n); } catch (e) { return e.name + ": " + e.message; } };
+  const dive = (n) => n === 0 ? "bottom" : hostCallback(() => %s(n - 1));
+  try { return %s(%d); } catch (e) { return "caught"; }
+})()`, map[bool]string{true: "inner", false: "dive"}[tc.inner], map[bool]string{true: "inner", false: "dive"}[tc.inner], tc.depth)
 			got, err := vm.EvalJSON(src)
 			if err != nil {
 				t.Fatal(err)

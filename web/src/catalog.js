@@ -117,7 +117,8 @@ function entryNode(e, session) {
 // namespaceSection cuts the "Namespaces:" part out of the plain exec
 // description: the exact text (description and prompt) the model is shown.
 function namespaceSection(surface) {
-  const exec = surface?.tools?.find?.((t) => t.name === "exec");
+  const tools = Array.isArray(surface) ? surface : surface?.tools ?? [];
+  const exec = tools.find((t) => t.name === "exec");
   const d = exec?.description ?? "";
   const i = d.indexOf("\nNamespaces:\n");
   return i < 0 ? "" : d.slice(i + 1).trim();

@@ -50,6 +50,7 @@ export function mountConfig(el, { check, onValid }) {
     const v = ++version;
     status.className = "config-status";
     status.textContent = "checking…";
+    status.removeAttribute("data-invalid");
     try {
       const cfg = await check(text);
       if (v !== version) return;
@@ -70,6 +71,7 @@ export function mountConfig(el, { check, onValid }) {
     doc: saved,
     language: "javascript",
     label: "Config (JSON5)",
+    wrap: true,
     onRun: () => validate(ed.text),
     onChange: (text) => { clearTimeout(timer); timer = setTimeout(() => validate(text), 350); },
   });

@@ -5,7 +5,8 @@ import { EditorState, Compartment, Prec } from "@codemirror/state";
 import { keymap, lineNumbers } from "@codemirror/view";
 import { javascript } from "@codemirror/lang-javascript";
 import { oneDark } from "@codemirror/theme-one-dark";
-import { syntaxHighlighting, defaultHighlightStyle } from "@codemirror/language";
+import { syntaxHighlighting, defaultHighlightStyle, HighlightStyle } from "@codemirror/language";
+import { tags } from "@lezer/highlight";
 
 const views = new Set(); // every view, so a theme switch reaches all of them
 let dark = true;
@@ -22,8 +23,17 @@ const baseTheme = EditorView.theme({
   "&.cm-focused": { outline: "none" },
 });
 
+// One Dark with its three low-contrast colours lifted to WCAG AA (4.5:1 on
+// the editor and its active line; axe checks it): keywords, the red family
+// (names, properties) and comments.
+const darkFixes = [Prec.highest(EditorView.theme({ ".cm-gutters": { color: "#9aa5b8" } }, { dark: true })), Prec.highest(syntaxHighlighting(HighlightStyle.define([
+  { tag: [tags.keyword, tags.operatorKeyword, tags.controlKeyword, tags.definitionKeyword, tags.moduleKeyword], color: "#d085e6" },
+  { tag: [tags.name, tags.deleted, tags.character, tags.propertyName, tags.macroName], color: "#f08a93" },
+  { tag: tags.comment, color: "#9aa5b8", fontStyle: "italic" },
+])))];
+
 function themeExt() {
-  return dark ? oneDark : [lightTheme, syntaxHighlighting(defaultHighlightStyle)];
+  return dark ? [oneDark, darkFixes] : [lightTheme, syntaxHighlighting(defaultHighlightStyle)];
 }
 
 function langExt(language) {
@@ -40,7 +50,7 @@ export function setDark(on) {
  * createEditor mounts the cell editor. onRun fires on Ctrl/Cmd+Enter (ahead of
  * basicSetup's own Mod-Enter binding); onChange gets the new text.
  */
-export function createEditor(parent, { doc, language, onRun, onChange, label }) {
+export function createEditor(parent, { doc, language, onRun, onChange, label, wrap = false }) {
   const lang = new Compartment(), theme = new Compartment();
   const view = new EditorView({
     parent,
@@ -52,6 +62,7 @@ export function createEditor(parent, { doc, language, onRun, onChange, label }) 
         lang.of(langExt(language)),
         theme.of(themeExt()),
         baseTheme,
+        wrap ? EditorView.lineWrapping : [],
         EditorView.contentAttributes.of({ "aria-label": label }),
         EditorView.updateListener.of((u) => { if (u.docChanged && onChange) onChange(u.state.doc.toString()); }),
       ],

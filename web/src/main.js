@@ -245,6 +245,8 @@ function abortRun(runId) {
   }
 }
 $("run").addEventListener("click", () => run());
+// The skip link lands in the editor itself (its host div is not focusable).
+document.querySelector(".skip").addEventListener("click", (e) => { e.preventDefault(); editor.focus(); });
 $("abort").addEventListener("click", () => fg?.runId && abortRun(fg.runId));
 window.addEventListener("keydown", (e) => {
   if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !e.defaultPrevented && !e.target.closest?.(".cm-editor")) { e.preventDefault(); run(); }
@@ -284,4 +286,3 @@ $("theme-toggle").addEventListener("click", () => applyTheme(document.documentEl
   await connect(url, { quiet: true });
   warm();
 })();
-editor.focus();

@@ -35,7 +35,7 @@ export function renderResult(el, res, { durationMs, onResume, onAbort, autoResum
   }
   if (res.status === "completed") {
     parts.push(h("div.res-block", null, h("h3", null, "Value"),
-      h("div", { "data-testid": "result-value" }, jsonTree(res.value, { label: "returned value" }))));
+      h("div", { "data-testid": "result-value" }, jsonTree(res.value, { label: "returned value", openDepth: 4 }))));
   }
   const out = res.output ?? [];
   if (out.length) {

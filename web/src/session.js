@@ -55,7 +55,11 @@ export class Session extends EventTarget {
     if (this.serverUrl) opts.serverTools = { url: this.serverUrl };
     // The shim is loaded on first use: a page whose shim is missing still
     // renders and says so, instead of failing as a whole.
-    this.loading = import("./codemode.js").then(({ createCodeMode }) => createCodeMode(opts)).then((cm) => {
+    this.loading = import("./codemode.js").then(({ createCodeMode }) => createCodeMode(opts)).then(async (cm) => {
+      // One trivial cell first: V8 compiles the wasm functions on first use,
+      // and on a loaded machine that first exec would eat into the person's
+      // own first cell's deadline (and the worker's watchdog).
+      await cm.exec({ code: "return 0;" }, { callId: nextId("ide-warmup") }).catch(() => {});
       const old = this.cm;
       this.cm = cm;
       this.cmKey = key;

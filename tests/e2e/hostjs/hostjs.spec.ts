@@ -14,7 +14,9 @@ const exec = (page: Page, code: string, language?: string, on = "cm") =>
 
 /** A second runtime with a short timeoutMs for the timeout specs. */
 const short = (page: Page) =>
-  page.evaluate(async () => { (window as any).short = await (window as any).makeCodeMode({ config: { timeoutMs: 1000 } }); });
+  page.evaluate(async () => {
+    (window as any).short = await (window as any).makeCodeMode({ config: { timeoutMs: 1000 } });
+  });
 
 test.describe("hostjs in a page", () => {
   test.beforeEach(async ({ page }) => open(page));

@@ -41,11 +41,11 @@ test("select_file: Cancel is an error the cell can catch", async ({ ide, page })
 
 test("select_file: the run waits while the person chooses and auto-resume finishes it", async ({ ide, page }) => {
   await ide.open();
-  await ide.setConfig("{ timeoutMs: 1000 }");
+  await ide.setConfig("{ timeoutMs: 4000 }");
   await ide.type(pick);
   await ide.run();
   // The exec deadline passes while the prompt is open: the run is suspended.
-  await ide.expectStatus("waiting", 15_000);
+  await ide.expectStatus("waiting", 60_000);
   await expect(page.getByTestId("waiting")).toContainText("client:ide:select_file");
   await expect(page.getByTestId("waiting")).toContainText("waiting for you");
   const prompt = page.getByRole("group", { name: "The program asks for a file" });
