@@ -43,6 +43,40 @@ build() {
   log "cross-compile checks: GOOS=js and GOOS=wasip1"
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
+  build_wasip1
+}
+
+# build_wasip1: the GOOS=wasip1 command (build/codemode.wasip1.wasm) and reactor
+# (build/codemode.wasip1.reactor.wasm, -buildmode=c-shared); see wasm/wasip1/ABI.md.
+build_wasip1() {
+  deps
+  log "GOOS=wasip1: build/codemode.wasip1.wasm and build/codemode.wasip1.reactor.wasm"
+  mkdir -p build
+  GOOS=wasip1 GOARCH=wasm go build -trimpath -o build/codemode.wasip1.wasm ./wasm/wasip1/command
+  GOOS=wasip1 GOARCH=wasm go build -trimpath -buildmode=c-shared -o build/codemode.wasip1.reactor.wasm ./wasm/wasip1/reactor
+}
+
+# test_wasip1: both wasip1 modules under wazero (command with preopens, reactor
+# with a host tool, the Go example host), then the node:wasi example host.
+# Measured: 30 s + 13 s (node) with the modules built and the wazero cache warm;
+# 7 min wall (1 min CPU) from scratch on a 2-core box at load 28 (two 32 MB links
+# and wazero compiling them). The wazero cache is in $TMPDIR/codemode-wazero-cache.
+test_wasip1() {
+  deps
+  log "wasip1 modules under wazero"
+  go test -count=1 -timeout 15m ./wasm/wasip1/...
+  log "wasip1 reactor under node:wasi (wasm/wasip1/examples/host.mjs)"
+  node --no-warnings wasm/wasip1/examples/host.mjs build/codemode.wasip1.reactor.wasm
+  log "wasip1 command under node:wasi (a cell file through the /data preopen)"
+  local out; out=$(cd wasm/wasip1/examples && node --no-warnings command.mjs ../../../build/codemode.wasip1.wasm exec -f /data/cell.js)
+  case "$out" in *'"value":[2,4]'*'"text":"from a file"'*) ;; *) die "wasip1 command under node:wasi printed: $out" ;; esac
+}
+
+# bench-wasip1: module size, instantiate + first result, fresh VM, trivial exec,
+# one host-tool round trip and compute vs the native engine (tests/bench/RESULTS.md).
+bench_wasip1() {
+  build_wasip1
+  go run ./wasm/wasip1/bench "$@"
 }
 
 # build_web: build/web/ for JavaScript hosts: the hostjs shim, codemode.wasm
@@ -116,8 +150,12 @@ test_() {
   log "cross-compile checks: GOOS=js and GOOS=wasip1"
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
+  test_wasip1
+  fuzz_brief
   test_hostjs
+  test_hostile_js
   test_ide
+  test_worker
 }
 
 # test_ide: the web IDE's Playwright suite (tests/e2e/ide) in Debian's chromium,
@@ -127,10 +165,19 @@ test_ide() {
   deps
   log "Playwright: tests/e2e/ide (the web IDE, Debian chromium)"
   npx playwright test tests/e2e/ide
+  test_worker
 }
 
 # test_hostjs_go: the core's suites under GOOS=js in Node.js on the host's own
 # WebAssembly engine (core/engine/jsengine through hostjs/go_js_wasm_exec.mjs).
+# test_hostile_js: the hostile battery (tests/hostile) under GOOS=js on the host's
+# own WebAssembly engine in Node.js, the same table as the native run.
+test_hostile_js() {
+  deps
+  log "hostile battery under GOOS=js (host engine in Node.js)"
+  GOOS=js GOARCH=wasm go test -count=1 -timeout 10m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" ./tests/hostile/
+}
+
 test_hostjs_go() {
   deps
   log "GOOS=js suites on the host engine in Node.js"
@@ -205,16 +252,116 @@ bench_limits() {
   go run ./tests/benchlimits "$@"
 }
 
-# fuzz: run every fuzz target briefly (FUZZTIME=30s ./build.sh fuzz for longer).
+# fuzz: run every fuzz target for a fixed short time each (FUZZTIME=30s ./build.sh fuzz
+# for longer). Every go test run already replays the committed corpora
+# (testdata/fuzz/FuzzX in each package) and the f.Add seeds; a finding is written
+# there by go test and stays as a regression case once committed.
 fuzz() {
   deps
-  local t="${FUZZTIME:-10s}"
+  fuzz_targets "${FUZZTIME:-10s}"
+}
+
+# fuzz_brief: the test command's pass, 1s per target (most of its time is the
+# instrumented build of each package, shared with the build cache).
+fuzz_brief() {
+  log "brief fuzz pass (${FUZZTIME:-1s} per target)"
+  fuzz_targets "${FUZZTIME:-1s}"
+}
+
+# fuzz_targets TIME: every Fuzz function of every package, one go test -fuzz each
+# (go test accepts only one fuzz target per run).
+fuzz_targets() {
+  local t="$1" pkg dir f
   go list -f '{{.ImportPath}} {{.Dir}}' ./... | while read -r pkg dir; do
     for f in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/func //'); do
       log "fuzz $pkg $f ($t)"
-      go test -run '^$' -fuzz "^$f\$" -fuzztime "$t" "$pkg"
+      go test -run '^$' -fuzz "^$f\$" -fuzztime "$t" "$pkg" || die "fuzz $f in $pkg found a failing input (see $dir/testdata/fuzz/$f)"
     done
   done
+}
+
+# --- Cloudflare Worker (edge/worker): the Go front + the session Durable Object ---
+WORKER_OUT=build/worker
+WORKER_CONFIG=edge/worker/wrangler.jsonc
+# Local workerd (wrangler 4.86.0, the last on Node 20) knows dates up to this one.
+WORKER_LOCAL_DATE=2026-05-03
+
+# worker: build/worker/ = index.mjs + session.mjs + ... (edge/worker/src), front.wasm
+# (the Go front, codemode_relayonly), codemode.js + codemode.wasm + quickjs.wasm
+# (hostjs inline mode, from ./build.sh build), wasm_exec.js (syumai's, which
+# passes the per-request runtime context to Go).
+worker() {
+  deps
+  # build/web again when any source of it is newer than its codemode.wasm.
+  if [ ! -f build/web/codemode.wasm ] || [ -n "$(find hostjs wasm core internal go.mod -newer build/web/codemode.wasm -type f -print -quit)" ]; then
+    build_web
+  fi
+  for f in codemode.js codemode.wasm quickjs.wasm; do
+    [ -f "build/web/$f" ] || die "build/web/$f is missing: ./build.sh build must write it (hostjs)"
+  done
+  log "worker: Go front (GOOS=js, codemode_relayonly)"
+  mkdir -p "$WORKER_OUT"
+  GOOS=js GOARCH=wasm go build -tags codemode_relayonly -trimpath -ldflags=-s -o "$WORKER_OUT/front.wasm" ./edge/worker/front
+  local gen; gen=$(mktemp -d)
+  go run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$gen" >/dev/null
+  cp "$gen/wasm_exec.js" "$WORKER_OUT/wasm_exec.js"; rm -rf "$gen"
+  for f in edge/worker/src/*.mjs; do
+    case "$f" in *.test.mjs) ;; *) cp "$f" "$WORKER_OUT/" ;; esac
+  done
+  for f in build/web/*.js build/web/quickjs.wasm build/web/codemode.wasm; do
+    case "$(basename "$f")" in wasm_exec.js|worker.js|*.worker.js) continue ;; esac
+    cp "$f" "$WORKER_OUT/"
+  done
+  local raw gz
+  raw=$(cat "$WORKER_OUT"/*.mjs "$WORKER_OUT"/*.js "$WORKER_OUT"/*.wasm | wc -c)
+  gz=$(cat "$WORKER_OUT"/*.mjs "$WORKER_OUT"/*.js "$WORKER_OUT"/*.wasm | gzip -9 | wc -c)
+  log "worker: $WORKER_OUT is $((raw / 1048576)) MiB raw, $((gz / 1048576)) MiB gzip (limit 64 MiB raw)"
+  [ "$raw" -le $((64 * 1048576)) ] || die "the Worker bundle ($raw bytes) exceeds Cloudflare's 64 MiB limit"
+}
+
+# _wrangler_dev PORT INSPECTOR_PORT [extra wrangler args]: local workerd, offline and quiet.
+_wrangler_dev() {
+  local port=$1 insp=$2; shift 2
+  WRANGLER_SEND_METRICS=false WRANGLER_SEND_ERROR_REPORTS=false CLOUDFLARE_CF_FETCH_ENABLED=false \
+  WRANGLER_HIDE_BANNER=true WRANGLER_LOG_PATH="$PWD/build/wrangler-logs" \
+    exec node_modules/.bin/wrangler dev --local -c "$WORKER_CONFIG" --ip 127.0.0.1 --port "$port" \
+      --inspector-port "$insp" --show-interactive-dev-session=false --log-level log \
+      --compatibility-date "$WORKER_LOCAL_DATE" --persist-to build/worker-state "$@"
+}
+
+# worker-dev [--port N]: build, then serve the Worker on 127.0.0.1 in the foreground.
+# Without CODEMODE_TOKENS in the environment it runs without auth (local only).
+worker_dev() {
+  local port=8787
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --port) port=$2; shift 2 ;;
+      *) die "worker-dev: unknown argument $1 (usage: ./build.sh worker-dev [--port N])" ;;
+    esac
+  done
+  worker
+  local vars=()
+  if [ -n "${CODEMODE_TOKENS:-}" ]; then vars+=(--var "CODEMODE_TOKENS:$CODEMODE_TOKENS"); else vars+=(--var CODEMODE_INSECURE_NO_AUTH:true); fi
+  [ -z "${CODEMODE_MCP_SERVERS:-}" ] || vars+=(--var "CODEMODE_MCP_SERVERS:$CODEMODE_MCP_SERVERS")
+  log "worker-dev: http://127.0.0.1:$port (Ctrl-C stops it)"
+  _wrangler_dev "$port" $((port + 1)) "${vars[@]}"
+}
+
+# test-worker: the HTTP conformance suite and the Worker's own tests against local
+# workerd, which the tests start and stop (tests/httpapi, tests/worker).
+test_worker() {
+  worker
+  log "test-worker: node tests of the Worker's JavaScript"
+  # --test-force-exit: a closed inline core leaves its Go program parked on the event loop.
+  node --test --test-force-exit edge/worker/src/*.test.mjs hostjs/modules.test.mjs
+  log "test-worker: tests against local workerd"
+  WORKER_TEST=1 go test -count=1 -timeout 15m ./tests/worker/...
+}
+
+# bench-worker: bundle size, cold start, warm exec, CPU per request, memory with 64 runs.
+bench_worker() {
+  worker
+  WORKER_BENCH=1 go test -count=1 -timeout 20m -run '^$' -bench . -benchtime 1x ./tests/worker/...
 }
 
 # Dispatch: every subcommand is the function of the same name ('-' becomes '_'; test is

@@ -299,8 +299,9 @@ func (r *run) catalogJob(id string, via catalog.Via, input json.RawMessage, shap
 		_, err = r.cat.Call(r.ctx, id, input, cc)
 		return nil, "", &quickjs.Throw{Name: "Error", Message: plainMessage(err)}
 	}
+	o := r.outside
 	return func(ctx context.Context) (any, error) {
-		res, err := r.cat.Call(ctx, id, input, cc)
+		res, err := r.cat.Call(context.WithValue(ctx, outsideKey{}, o), id, input, cc)
 		if err != nil {
 			return nil, err
 		}

@@ -163,7 +163,8 @@ func TestGuestCatalog_ErrorsAreCatchable(t *testing.T) {
 		{"code mode wait by guessed id", `tools.call("openclaw:core:wait", {})`, []string{"unknown tool id"}, nil},
 		{"near miss names candidates", `tools.callValue("openclaw:core:ecko", { message: "x" })`, []string{"did you mean", `"openclaw:core:echo"`}, nil},
 		{"near miss describe", `tools.describe("openclaw:shipping:shiping_list")`, []string{`"openclaw:shipping:shipping_list"`}, nil},
-		{"tool error", `tools.callValue("openclaw:core:echo", {})`, []string{"echo needs"}, nil},
+		{"tool error", `tools.callValue("openclaw:github:github_update_issue", {number: 999, patch: {title: "x"}})`, []string{"no issue #999"}, nil},
+		{"input refused by parameters", `tools.callValue("openclaw:core:echo", {})`, []string{"missing property 'message'"}, []string{"Go value"}},
 		{"output contract mismatch", `tools.callValue("openclaw:core:bad_contract", {})`, []string{"bad_contract", "outputSchema"}, []string{"LEAKED-VALUE-7731"}},
 		{"output contract mismatch via call", `tools.call("openclaw:core:bad_contract", {})`, []string{"outputSchema"}, []string{"LEAKED-VALUE-7731"}},
 	}

@@ -16,7 +16,6 @@ import (
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/engine"
-	"github.com/codemode-go/codemode/core/engine/wazeroengine"
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/quickjs"
@@ -63,6 +62,18 @@ type Options struct {
 	Transcript *Transcript
 	// Now is the clock for snapshot expiry (tests); nil means time.Now.
 	Now func() time.Time
+	// InterruptsPerSecond is how many QuickJS interrupt checks the engine makes
+	// per second of guest CPU; the interrupt budget of a run is timeoutMs worth
+	// of them. It bounds a busy cell where the wall clock stands still during
+	// CPU work (a deployed Cloudflare Worker): measure it for the engine that
+	// runs there. 0 means DefaultInterruptsPerSecond.
+	InterruptsPerSecond int64
+	// RelayOnly builds a runtime that never loads QuickJS: it serves Catalog,
+	// CallTool and Surface, and Exec and Wait answer runtime_unavailable. A
+	// stateless front whose cells run elsewhere (the Cloudflare Worker's Go
+	// front, a new instance per request) answers tool relays with it without
+	// paying for a VM on every request.
+	RelayOnly bool
 
 	// QuickJSWasm is quickjs.wasm from the npm package quickjs-wasi@3.7.0. It
 	// must match the pinned sha256 (wasmbin.SHA256 in this repository). A module
@@ -82,6 +93,11 @@ type Options struct {
 	// the process default (namespace.Default).
 	Namespaces *namespace.Registry
 }
+
+// DefaultInterruptsPerSecond is the interrupt budget rate when the engine's own
+// rate is not known: generous enough that the wall-clock deadline, where the
+// clock moves, always fires first.
+const DefaultInterruptsPerSecond = 20000
 
 // Runtime runs Code Mode cells. It is safe for concurrent use.
 type Runtime struct {
@@ -119,6 +135,24 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		}
 		wasm = b
 	}
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	if opts.InterruptsPerSecond < 0 {
+		return nil, errors.New("core: InterruptsPerSecond must not be negative")
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.Namespaces == nil {
+		opts.Namespaces = namespace.Default()
+	}
+	if opts.RelayOnly {
+		rt := &Runtime{opts: opts, cfg: opts.Config, store: newStore(time.Duration(opts.Config.SnapshotTtlSeconds)*time.Second, now), now: now}
+		rt.life.released = make(chan struct{})
+		return rt, nil
+	}
 	eng := opts.Engine
 	var own engine.Engine
 	if eng == nil {
@@ -130,15 +164,14 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 			return nil, &UnavailableError{Err: err}
 		}
 		if h != nil {
-			eng = h
+			eng, own = h, h
 		} else {
-			e, err := wazeroengine.New(ctx, wazeroengine.Options{Interpreter: opts.Interpreter, MaxMemoryPages: pages})
+			e, err := newWazero(ctx, opts.Interpreter, pages)
 			if err != nil {
 				return nil, &UnavailableError{Err: err}
 			}
-			eng = e
+			eng, own = e, e
 		}
-		own = eng
 	}
 	q, err := quickjs.New(ctx, quickjs.Config{
 		Engine:        eng,
@@ -153,21 +186,23 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		}
 		return nil, &UnavailableError{Err: err}
 	}
-	now := opts.Now
-	if now == nil {
-		now = time.Now
-	}
-	if opts.Logger == nil {
-		opts.Logger = slog.New(slog.DiscardHandler)
-	}
-	if opts.Namespaces == nil {
-		opts.Namespaces = namespace.Default()
-	}
 	ttl := time.Duration(opts.Config.SnapshotTtlSeconds) * time.Second
 	rt := &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(ttl, now), now: now, ownEngine: own}
 	rt.life.released = make(chan struct{})
 	return rt, nil
 }
+
+// interruptBudget is timeoutMs worth of interrupt checks at the engine's rate.
+func (rt *Runtime) interruptBudget() int64 {
+	rate := rt.opts.InterruptsPerSecond
+	if rate == 0 {
+		rate = DefaultInterruptsPerSecond
+	}
+	return max(int64(rt.cfg.TimeoutMs)*rate/1000, 1)
+}
+
+// errRelayOnly is Exec's and Wait's answer on a RelayOnly runtime.
+const errRelayOnly = "code mode runtime unavailable: this runtime only relays tool calls; cells run in another core."
 
 // msgZeroConfig answers a Runtime made without a config: the zero Config's
 // limits are all 0, and listing the first out-of-range field would hide the fix.

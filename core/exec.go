@@ -4,12 +4,12 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"strings"
 
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/internal/cellcheck"
-	"github.com/codemode-go/codemode/core/internal/tsx"
 	"github.com/codemode-go/codemode/core/namespace"
 	json "github.com/goccy/go-json"
 )
@@ -46,15 +46,33 @@ type CallInfo struct {
 }
 
 // Exec runs one cell. It always returns a Result; failures are results too.
+// Every exec is recorded in the transcript (refusals before the VM starts
+// too), and the after-hooks see its result under the outer exec's hook event.
 func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result {
+	if rt.qjs == nil {
+		return failed(CodeRuntimeUnavailable, errRelayOnly, Telemetry{})
+	}
 	if !rt.enter() {
 		return failed(CodeRuntimeUnavailable, msgClosed, Telemetry{})
 	}
 	defer rt.leave()
-	if ctx.Err() != nil {
-		return failed("", msgAborted, Telemetry{})
+	raw, _ := json.Marshal(in)
+	res, r, lang := rt.exec(ctx, call, in, raw)
+	if r != nil {
+		r.record("exec", lang, len(in.Code)+len(in.Command), res)
+	} else {
+		rt.recordRefusal(call, "exec", lang, len(in.Code)+len(in.Command), res)
 	}
+	rt.runAfter(ctx, catalog.ExecHookEvent(call.CallID, lang, raw, call.Scope), res)
+	return res
+}
+
+// exec is Exec's work; r is nil when the cell was refused before a run began.
+func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []byte) (Result, *run, string) {
 	src, lang, msg := rt.checkInput(in)
+	if ctx.Err() != nil {
+		return failed("", msgAborted, Telemetry{}), nil, lang
+	}
 	cat, visible, err := rt.buildCatalog(ctx, call.Scope)
 	var tel Telemetry
 	if cat != nil {
@@ -62,77 +80,121 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 	}
 	if err != nil {
 		rt.opts.Logger.Error("code mode: the tool catalog could not be built", "error", err.Error())
-		return failed(CodeInternalError, "code mode could not build the tool catalog (the host's log says why).", tel)
+		return failed(CodeInternalError, "code mode could not build the tool catalog (the host's log says why).", tel), nil, lang
 	}
 	if msg != "" {
-		return failed(CodeInvalidInput, msg, tel)
+		return failed(CodeInvalidInput, msg, tel), nil, lang
 	}
-	raw, _ := json.Marshal(in)
 	rewritten, err := rt.opts.Hooks.RunBefore(ctx, catalog.ExecHookEvent(call.CallID, lang, raw, call.Scope))
 	if err != nil {
-		return failed(CodeInvalidInput, err.Error(), tel)
+		return failed(CodeInvalidInput, err.Error(), tel), nil, lang
 	}
 	if string(rewritten) != string(raw) {
 		// A trusted hook rewrote the cell: the rewrite obeys the same input rules.
 		var next ExecInput
 		if err := json.Unmarshal(rewritten, &next); err != nil {
-			return failed(CodeInvalidInput, "exec: a hook rewrote the input into something that is not an exec input", tel)
+			return failed(CodeInvalidInput, "exec: a hook rewrote the input into something that is not an exec input", tel), nil, lang
 		}
 		next.RestartSafe = next.RestartSafe || in.RestartSafe
 		if src, lang, msg = rt.checkInput(next); msg != "" {
-			return failed(CodeInvalidInput, msg, tel)
+			return failed(CodeInvalidInput, msg, tel), nil, lang
 		}
 		in = next
 	}
 	if err := cellcheck.Bounds(src, lang == config.LanguageTypeScript); err != nil {
-		return failed(CodeInvalidInput, err.Error(), tel)
+		return failed(CodeInvalidInput, err.Error(), tel), nil, lang
 	}
 	if err := cellcheck.Check(src); err != nil {
-		return failed(CodeInvalidInput, err.Error(), tel)
+		return failed(CodeInvalidInput, err.Error(), tel), nil, lang
 	}
+	var lines lineMap
 	if lang == config.LanguageTypeScript {
-		js, err := tsx.Transform(src)
+		js, lm, err := transformTS(src)
 		if err == nil {
 			err = cellcheck.CompiledBounds(js)
 		}
 		if err != nil {
-			return failed(CodeInvalidInput, err.Error(), tel)
+			return failed(CodeInvalidInput, err.Error(), tel), nil, lang
 		}
-		src = js
+		src, lines = js, lm
 	}
 	r := &run{
 		rt: rt, id: newRunID(), scope: call.Scope, principal: call.Principal, parentCallID: call.CallID,
-		cat: cat, visible: visible, restartSafe: in.RestartSafe,
+		cat: cat, visible: visible, restartSafe: in.RestartSafe, lines: lines,
 	}
 	if err := r.init(); err != nil {
 		rt.opts.Logger.Error("code mode: plugin namespace setup failed", "run", r.id, "error", err.Error())
 		r.discard()
-		return failed(CodeInvalidInput, "code mode namespace setup failed (a plugin namespace is broken; the host's log says why).", tel)
+		return failed(CodeInvalidInput, "code mode namespace setup failed (a plugin namespace is broken; the host's log says why).", tel), nil, lang
 	}
-	res := r.start(ctx, src)
-	r.record("exec", lang, len(in.Code)+len(in.Command), res)
-	return res
+	return r.start(ctx, src), r, lang
 }
 
-// Wait resumes a suspended run.
+// Wait resumes a suspended run. Like exec it is an outer call: before-hooks
+// may deny it, after-hooks see its result, the transcript records it, and its
+// failures carry the telemetry of the run (or of the caller's catalog).
 func (rt *Runtime) Wait(ctx context.Context, call CallInfo, in WaitInput) Result {
+	if rt.qjs == nil {
+		return failed(CodeRuntimeUnavailable, errRelayOnly, Telemetry{})
+	}
 	if !rt.enter() {
 		return failed(CodeRuntimeUnavailable, msgClosed, Telemetry{})
 	}
 	defer rt.leave()
+	raw, _ := json.Marshal(in)
+	ev := catalog.WaitHookEvent(call.CallID, raw, call.Scope)
+	res, r := rt.wait(ctx, call, in, ev)
+	if r != nil {
+		r.record("wait", "", 0, res)
+	} else {
+		rt.recordRefusal(call, "wait", "", 0, res)
+	}
+	rt.runAfter(ctx, ev, res)
+	return res
+}
+
+func (rt *Runtime) wait(ctx context.Context, call CallInfo, in WaitInput, ev catalog.HookEvent) (Result, *run) {
+	refuse := func(code ErrorCode, msg string) (Result, *run) {
+		return failed(code, msg, rt.scopeTelemetry(ctx, call.Scope)), nil
+	}
 	if ctx.Err() != nil {
-		return failed("", msgAborted, Telemetry{}) // the run stays suspended
+		return refuse("", msgAborted) // the run stays suspended
 	}
 	if strings.TrimSpace(in.RunID) == "" {
-		return failed(CodeInvalidInput, "wait needs a runId from a waiting exec result.", Telemetry{})
+		return refuse(CodeInvalidInput, "wait needs a runId from a waiting exec result.")
+	}
+	if _, err := rt.opts.Hooks.RunBefore(ctx, ev); err != nil {
+		return refuse(CodeInvalidInput, err.Error())
 	}
 	r, msg := rt.store.take(in.RunID, call.Principal, call.Scope)
 	if r == nil {
-		return failed(CodeInvalidInput, msg, Telemetry{})
+		return refuse(CodeInvalidInput, msg)
 	}
-	res := r.resume(ctx, call.CallID)
-	r.record("wait", "", 0, res)
-	return res
+	return r.resume(ctx, call.CallID), r
+}
+
+// scopeTelemetry is the telemetry of a call that has no run: the caller's
+// catalog counts and model-visible tool names, with no calls counted.
+func (rt *Runtime) scopeTelemetry(ctx context.Context, scope Scope) Telemetry {
+	cat, visible, err := rt.buildCatalog(context.WithoutCancel(ctx), scope)
+	if err != nil || cat == nil {
+		return Telemetry{}
+	}
+	return cat.Telemetry(visible)
+}
+
+// runAfter shows the outer call's result to the after-hooks, as `details` of
+// the hook result. They observe it: the model always gets the runtime's
+// CodeModeResult, so what they return and any error they raise are ignored.
+func (rt *Runtime) runAfter(ctx context.Context, ev catalog.HookEvent, res Result) {
+	if len(rt.opts.Hooks.After) == 0 {
+		return
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		return
+	}
+	rt.opts.Hooks.RunAfter(context.WithoutCancel(ctx), ev, catalog.Result{Details: b})
 }
 
 // checkInput applies the exec input rules; msg is the invalid_input message.
@@ -149,7 +211,7 @@ func (rt *Runtime) checkInput(in ExecInput) (src, lang, msg string) {
 	}
 	lang = in.Language
 	if lang == "" {
-		lang = config.LanguageJavaScript
+		lang = rt.cfg.DefaultLanguage()
 	}
 	if lang != config.LanguageJavaScript && lang != config.LanguageTypeScript {
 		return "", "", `exec: language must be "javascript" or "typescript".`
@@ -208,10 +270,36 @@ func (rt *Runtime) resolveNamespaces(cat *catalog.Catalog, scope Scope, runID st
 	for _, e := range cat.Entries() {
 		visible = append(visible, catalog.Spec{Name: e.Name, Source: e.Source, Owner: e.SourceName})
 	}
-	return rt.opts.Namespaces.Resolve(namespace.ScopeContext{
+	ns, err := rt.opts.Namespaces.Resolve(namespace.ScopeContext{
 		AgentID: scope.AgentID, SessionKey: scope.SessionKey, SessionID: scope.SessionID, RunID: runID,
 		Config: rt.opts.NamespaceConfig, Aborted: aborted,
 	}, visible)
+	if ns == nil {
+		return nil, err
+	}
+	// Broken registrations were skipped; the run goes on with the others.
+	rt.reportSkipped(err)
+	return ns, nil
+}
+
+// reportSkipped logs every namespace Resolve skipped (a broken plugin
+// registration), so the host sees what the run goes on without.
+func (rt *Runtime) reportSkipped(err error) {
+	if err == nil {
+		return
+	}
+	errs := []error{err}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	}
+	for _, e := range errs {
+		id := ""
+		var se *namespace.SkippedError
+		if errors.As(e, &se) {
+			id = se.ID
+		}
+		rt.opts.Logger.Warn("code mode: broken plugin namespace skipped", "namespace", id, "error", e.Error())
+	}
 }
 
 func newRunID() string {

@@ -180,7 +180,7 @@ func TestGuestErrorsReachTheModelAsNameMessageAndGuestStack(t *testing.T) {
 func TestHostErrorsArePlainGuestErrors(t *testing.T) {
 	rt := newRuntime(t, nil)
 	got := value(t, exec(t, rt, `try { await tools.callValue("openclaw:core:echo", {}); return "no"; }
-	  catch (e) { return [e instanceof Error, Object.getPrototypeOf(e) === Error.prototype, e.name, e.message.includes("echo needs")]; }`))
+	  catch (e) { return [e instanceof Error, Object.getPrototypeOf(e) === Error.prototype, e.name, e.message.includes("missing property 'message'")]; }`))
 	if jsonText(got) != `[true,true,"Error",true]` {
 		t.Fatalf("got %s", jsonText(got))
 	}

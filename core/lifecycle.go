@@ -78,7 +78,9 @@ func (rt *Runtime) Close(ctx context.Context) error {
 func (rt *Runtime) releaseOnce() {
 	rt.releaseMu.Do(func() {
 		ctx := context.Background()
-		rt.qjs.Close(ctx)
+		if rt.qjs != nil {
+			rt.qjs.Close(ctx)
+		}
 		if rt.ownEngine != nil {
 			rt.ownEngine.Close(ctx)
 		}

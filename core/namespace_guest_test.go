@@ -112,9 +112,10 @@ func TestNamespaceChecklist_ErrorsCatchableByGuest(t *testing.T) {
 	})
 	for _, tc := range []struct{ name, call, want string }{
 		{"missing issue", `Issues.update(999, { title: "x" })`, "no issue #999"},
-		{"empty patch", `Issues.update(1, {})`, "patch is empty"},
-		{"bad state", `Issues.list({ state: "weird" })`, "state must be open, closed or all"},
-		{"unknown field", `Issues.list({ colour: "red" })`, "unknown field"},
+		// The tool's parameters are checked before it runs: the error names the field.
+		{"empty patch", `Issues.update(1, {})`, "at /patch: minProperties"},
+		{"bad state", `Issues.list({ state: "weird" })`, "at /state: value must be one of 'open', 'closed', 'all'"},
+		{"unknown field", `Issues.list({ colour: "red" })`, "additional properties 'colour' not allowed"},
 		{"hook denies", `Issues.update(1, { labels: ["wontfix"] })`, "labels are curated"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -34,6 +34,26 @@ type Output struct {
 	Value json.RawMessage `json:"value,omitempty"`
 }
 
+// MarshalJSON writes the spec's CodeModeOutput variant for the type:
+// {"type":"text","text":...} with text always present (also when empty), or
+// {"type":"json","value":...} with value always present (null included).
+func (o Output) MarshalJSON() ([]byte, error) {
+	if o.Type == "json" {
+		v := o.Value
+		if v == nil {
+			v = json.RawMessage("null")
+		}
+		return json.Marshal(struct {
+			Type  string          `json:"type"`
+			Value json.RawMessage `json:"value"`
+		}{o.Type, v})
+	}
+	return json.Marshal(struct {
+		Type string `json:"type"`
+		Text string `json:"text"`
+	}{o.Type, o.Text})
+}
+
 // PendingToolCall describes a nested call a waiting run still waits for.
 type PendingToolCall struct {
 	ID     string `json:"id"`

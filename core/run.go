@@ -33,6 +33,7 @@ type run struct {
 	mcpSafe      map[string]apifiles.ServerNames
 	ns           *namespace.Runtime
 	openclawIDs  map[[2]string]string // (owner, name) -> catalog id
+	lines        lineMap              // TypeScript cells: JS positions -> TS source
 
 	// ctx outlives single exec/wait calls: tool calls keep running while the run
 	// is suspended. cancel ends them when the run ends (or is aborted).
@@ -46,6 +47,7 @@ type run struct {
 	result  quickjs.Value // the cell's [ok, value] promise, a box in guest memory
 	calls   map[string]*pendingCall
 	settled chan settlement
+	outside *outside // pending calls waiting for the host (WaitOutside)
 	yield   *quickjs.Resolvers
 	seq     int
 	timers  runTimers
@@ -91,6 +93,7 @@ func (r *run) init() error {
 	r.calls = map[string]*pendingCall{}
 	// Room for every pending call and timer: a settlement never blocks.
 	r.settled = make(chan settlement, r.rt.cfg.MaxPendingToolCalls+maxPendingTimers+1)
+	r.outside = newOutside()
 	r.mcpIDs = map[string]map[string]string{}
 	var mcpSpecs []catalog.Spec
 	for _, e := range r.cat.MCPEntries() {
@@ -133,7 +136,7 @@ func (r *run) limits(deadline time.Time) quickjs.Limits {
 		// Where the clock stands still in a busy loop (Workers) the budget stops
 		// it; natively the wall clock fires long before (QuickJS checks about
 		// once per 10,000 back jumps and calls).
-		InterruptBudget: int64(r.rt.cfg.TimeoutMs) * 20,
+		InterruptBudget: r.rt.interruptBudget(),
 	}
 }
 
@@ -271,7 +274,8 @@ func (r *run) pump(ctx context.Context, deadline time.Time, resumed bool) Result
 		if len(r.calls) == 0 {
 			return r.end(r.failure("", "the program is awaiting a promise that nothing will ever settle (no tool call is pending)"))
 		}
-		if r.restartSafe && (!resumed || delivered > 0) {
+		// Every pending call waits for the host (WaitOutside): pumping cannot help.
+		if (r.restartSafe && (!resumed || delivered > 0)) || r.outside.count() >= len(r.calls) {
 			return r.suspend("pending_tools")
 		}
 		select {
@@ -280,6 +284,7 @@ func (r *run) pump(ctx context.Context, deadline time.Time, resumed bool) Result
 			if err := r.deliver(s); err != nil {
 				return r.end(r.guestFailure(err))
 			}
+		case <-r.outside.notify: // a call now waits for the host: check again
 		case <-timer.C:
 			return r.suspend("pending_tools")
 		case <-ctx.Done():
@@ -387,10 +392,10 @@ func (r *run) finish() Result {
 	}
 	defer vm.Free(val)
 	if !ok {
-		return r.failure("", describe(vm.ErrorOf(val)))
+		return r.failure("", r.describe(vm.ErrorOf(val)))
 	}
 	if errs := vm.UnhandledRejections(); len(errs) > 0 {
-		return r.failure("", "unhandled promise rejection: "+describe(errs[0])+" (await every tool call or attach .catch())")
+		return r.failure("", "unhandled promise rejection: "+r.describe(errs[0])+" (await every tool call or attach .catch())")
 	}
 	text, err := vm.GoString(val)
 	if err != nil {
@@ -405,9 +410,9 @@ func (r *run) finish() Result {
 	return Result{Status: StatusCompleted, Value: []byte(text), Output: r.out, Telemetry: r.telemetry()}
 }
 
-func describe(e *quickjs.JSError) string {
+func (r *run) describe(e *quickjs.JSError) string {
 	s := e.Error()
-	if st := guestStack(e.Stack); st != "" {
+	if st := guestStack(e.Stack, r.lines); st != "" {
 		s += "\n" + st
 	}
 	return s
@@ -417,23 +422,31 @@ func describe(e *quickjs.JSError) string {
 // cell's first line, so only that line's columns need correcting.
 const cellPrefix = "(async function () {"
 
-var firstLineCol = regexp.MustCompile(`cell\.js:1:(\d+)`)
+var cellPos = regexp.MustCompile(`cell\.js:(\d+):(\d+)`)
 
 // guestStack keeps the frames of the model's cell: the runtime's own prelude
 // frames say nothing to the model, and columns on the first line are given
-// relative to what the model wrote.
-func guestStack(stack string) string {
+// relative to what the model wrote. For a TypeScript cell (lines non-nil) the
+// positions are mapped back to the TypeScript source and named cell.ts.
+func guestStack(stack string, lines lineMap) string {
 	var keep []string
 	for _, line := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
 		if strings.Contains(line, "prelude.js") || strings.Contains(line, "kit.js") || strings.TrimSpace(line) == "" {
 			continue
 		}
-		keep = append(keep, firstLineCol.ReplaceAllStringFunc(line, func(m string) string {
-			n, _ := strconv.Atoi(m[len("cell.js:1:"):])
-			if n > len(cellPrefix) {
-				n -= len(cellPrefix)
+		keep = append(keep, cellPos.ReplaceAllStringFunc(line, func(m string) string {
+			sub := cellPos.FindStringSubmatch(m)
+			ln, _ := strconv.Atoi(sub[1])
+			col, _ := strconv.Atoi(sub[2])
+			if ln == 1 && col > len(cellPrefix) {
+				col -= len(cellPrefix)
 			}
-			return "cell.js:1:" + strconv.Itoa(n)
+			if lines != nil {
+				if tl, tc, ok := lines.Position(ln, col); ok {
+					return "cell.ts:" + strconv.Itoa(tl) + ":" + strconv.Itoa(tc)
+				}
+			}
+			return "cell.js:" + strconv.Itoa(ln) + ":" + strconv.Itoa(col)
 		}))
 	}
 	return strings.Join(keep, "\n")
@@ -453,7 +466,7 @@ func (r *run) guestFailure(err error) Result {
 		if je.IsOutOfMemory() {
 			return r.failure("", "InternalError: out of memory (the cell exceeded memoryLimitBytes = "+strconv.FormatInt(r.rt.cfg.MemoryLimitBytes, 10)+")")
 		}
-		return r.failure("", describe(je))
+		return r.failure("", r.describe(je))
 	case errors.As(err, &te):
 		r.rt.opts.Logger.Error("code mode: the QuickJS-WASI VM trapped and was discarded", "run", r.id, "error", err.Error())
 		return r.failure(CodeRuntimeUnavailable, "the QuickJS-WASI VM stopped unexpectedly and was discarded.")
@@ -479,4 +492,11 @@ func (r *run) telemetry() Telemetry { return r.cat.Telemetry(r.visible) }
 func (r *run) nextID(kind string) string {
 	r.seq++
 	return kind + "_" + strconv.Itoa(r.seq)
+}
+
+// lineMap maps positions in a TypeScript cell's compiled JavaScript back to
+// the TypeScript source (tsx.LineMap; an interface so that relay-only builds
+// leave the TypeScript compiler out).
+type lineMap interface {
+	Position(line, col int) (tsLine, tsCol int, ok bool)
 }

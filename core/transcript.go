@@ -19,8 +19,8 @@ type Transcript struct {
 // TranscriptEntry is one exec or wait call.
 type TranscriptEntry struct {
 	CallID    string               `json:"callId"`
-	Tool      string               `json:"tool"` // "exec", "wait" or "tools/call" (Runtime.CallTool)
-	ToolKind  string               `json:"toolKind"`
+	Tool      string               `json:"tool"`     // "exec", "wait" or "tools/call" (Runtime.CallTool)
+	ToolKind  string               `json:"toolKind"` // code_mode_exec for every Code Mode control call
 	Language  string               `json:"language,omitempty"`
 	CodeBytes int                  `json:"codeBytes,omitempty"`
 	RunID     string               `json:"runId,omitempty"`
@@ -91,6 +91,13 @@ func (t *Transcript) nest(calls []catalog.NestedCall) {
 			}
 		}
 	}
+}
+
+// recordRefusal files an exec or wait refused before any run was involved
+// (bad input, module access, hook deny, TypeScript diagnostics, unknown runId).
+func (rt *Runtime) recordRefusal(call CallInfo, tool, lang string, codeBytes int, res Result) {
+	rt.opts.Transcript.add(TranscriptEntry{CallID: call.CallID, Tool: tool, ToolKind: catalog.ToolKindCodeModeExec, Language: lang,
+		CodeBytes: codeBytes, Status: res.Status, Code: res.Code})
 }
 
 // record files a finished exec/wait and the nested calls completed since the

@@ -11,11 +11,13 @@ import (
 
 func TestChecklist_TranscriptReplayAndPersistenceKeepCodeModeControlCalls(t *testing.T) {
 	var tr core.Transcript
-	rt := newRuntimeWith(t, func(c *config.Config) { c.TimeoutMs = 150 }, func(o *core.Options) { o.Transcript = &tr })
+	// 1 s leaves the exec room to start both calls on a loaded machine; the
+	// 2 s sleep still outlasts it, so the run suspends.
+	rt := newRuntimeWith(t, func(c *config.Config) { c.TimeoutMs = 1000 }, func(o *core.Options) { o.Transcript = &tr })
 	ctx := context.Background()
 	r := rt.Exec(ctx, core.CallInfo{Scope: testScope, CallID: "toolu_exec"}, core.ExecInput{Code: `
 	  await tools.echo({message: "a"});
-	  const s = await tools.sleep_ms({ms: 400});
+	  const s = await tools.sleep_ms({ms: 2000});
 	  return s.slept;`})
 	if r.Status != core.StatusWaiting {
 		t.Fatalf("exec: %+v", r)
@@ -23,7 +25,7 @@ func TestChecklist_TranscriptReplayAndPersistenceKeepCodeModeControlCalls(t *tes
 	for i := 0; r.Status == core.StatusWaiting; i++ {
 		r = rt.Wait(ctx, core.CallInfo{Scope: testScope, CallID: "toolu_wait_" + string(rune('a'+i))}, core.WaitInput{RunID: r.RunID})
 	}
-	if value(t, r) != 400.0 {
+	if value(t, r) != 2000.0 {
 		t.Fatalf("final %+v", r)
 	}
 	entries := tr.Entries()

@@ -16,6 +16,7 @@
 package edge
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -24,7 +25,37 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
+	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/core/surface"
+	json "github.com/goccy/go-json"
 )
+
+// Runtime is everything the handler asks of a core. *core.Runtime is the one
+// in-process implementation; a host whose cells run somewhere else implements
+// it by forwarding (the Cloudflare Worker's front forwards Exec, Wait and
+// Surface to a Durable Object and serves Catalog and CallTool from a RelayOnly
+// core), so every route, its decoding and its answers stay in this package.
+type Runtime interface {
+	Exec(ctx context.Context, call core.CallInfo, in core.ExecInput) core.Result
+	Wait(ctx context.Context, call core.CallInfo, in core.WaitInput) core.Result
+	Surface(ctx context.Context, scope core.Scope, disableTools bool) (surface.Surface, error)
+	Catalog(ctx context.Context, scope core.Scope) (core.RemoteCatalog, error)
+	CallTool(ctx context.Context, call core.CallInfo, id string, input json.RawMessage) (catalog.Result, *core.ToolError)
+	Config() config.Config
+}
+
+var _ Runtime = (*core.Runtime)(nil)
+
+type principalKey struct{}
+
+// Principal returns the authenticated principal of a request's context ("" when
+// auth is off or the route needs none). A forwarding Runtime uses it where a
+// method has no CallInfo (Surface, Catalog).
+func Principal(ctx context.Context) string {
+	p, _ := ctx.Value(principalKey{}).(string)
+	return p
+}
 
 // DefaultMaxBodyBytes bounds a request body unless Options.MaxBodyBytes says
 // otherwise: cells are at most a few hundred KiB, tool inputs rarely more.
@@ -62,7 +93,7 @@ type Options struct {
 
 // Handler serves the HTTP API. It is safe for concurrent use.
 type Handler struct {
-	rt      *core.Runtime
+	rt      Runtime
 	opts    Options
 	auth    *authenticator
 	cors    *corsPolicy
@@ -79,7 +110,7 @@ type route struct {
 
 // New builds the handler. Bad tokens (empty, duplicate) and malformed origins
 // are errors, so a misconfigured server never starts half-open.
-func New(rt *core.Runtime, opts Options) (*Handler, error) {
+func New(rt Runtime, opts Options) (*Handler, error) {
 	if rt == nil {
 		return nil, errors.New("edge: nil runtime")
 	}
@@ -176,6 +207,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, rc *requestConte
 			return
 		}
 		rc.principal = p
+		r = r.WithContext(context.WithValue(r.Context(), principalKey{}, p))
 	}
 	rt.serve(h, w, r, rc)
 }

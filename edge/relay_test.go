@@ -48,7 +48,8 @@ func TestToolsCallRunsThroughTheCatalog(t *testing.T) {
 		{"denied tool", `{"id":"openclaw:core:secret_admin","input":{},` + scope + `}`, "unknown_tool"},
 		{"failing tool", `{"id":"openclaw:core:fail",` + scope + `}`, "tool_failed"},
 		{"panicking tool", `{"id":"openclaw:core:boom","input":{},` + scope + `}`, "tool_failed"},
-		{"tool refusing its input", `{"id":"openclaw:core:sleep_ms","input":{"ms":"x"},` + scope + `}`, "tool_failed"},
+		// The catalog checks the input against the tool's parameters before it runs.
+		{"input its parameters refuse", `{"id":"openclaw:core:sleep_ms","input":{"ms":"x"},` + scope + `}`, "invalid_input"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			a := post(t, srv, "/v1/tools/call", c.body)

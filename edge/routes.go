@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/codemode-go/codemode/core"
 	json "github.com/goccy/go-json"
@@ -85,6 +86,11 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, v any) *apiEr
 	}
 	if cs, ok := params["charset"]; ok && cs != "utf-8" && cs != "UTF-8" {
 		return &apiError{http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "the body must be UTF-8 (got charset " + quoteField(cs) + ")"}
+	}
+	// The handler never decompresses: a compressed body would otherwise be read
+	// as JSON and answered with a misleading invalid_json.
+	if ce := r.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
+		return &apiError{http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "send the body uncompressed (got Content-Encoding " + quoteField(ce) + ")"}
 	}
 	tooLarge := &apiError{http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "request body exceeds " + strconv.FormatInt(h.maxBody, 10) + " bytes"}
 	if r.ContentLength > h.maxBody {

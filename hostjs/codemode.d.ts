@@ -43,13 +43,30 @@ export interface CodeModeOptions {
   app?: string;
   clientTools?: ClientTool[];
   /** A Code Mode server whose tools join the catalog (GET /v1/catalog, POST /v1/tools/call). */
-  serverTools?: { url: string; headers?: Record<string, string> };
+  serverTools?: {
+    url: string;
+    headers?: Record<string, string>;
+    /** The fetch to reach it with (default globalThis.fetch); a Worker passes a loopback. */
+    fetch?: (input: Request | string | URL, init?: RequestInit) => Promise<Response>;
+  };
   /** "host" (default): the host's own WebAssembly engine; "wazero": Go's interpreter. */
   engine?: "host" | "wazero";
   /** Default: "worker" in a page, "inline" elsewhere. */
   thread?: "worker" | "inline";
   /** Where codemode.wasm, quickjs.wasm and wasm_exec.js live (default: beside codemode.js). */
   assets?: string | URL;
+  /** Hosts that forbid compiling bytes (workerd) hand in the imported modules; needs thread "inline" and wasm_exec.js loaded. */
+  modules?: { codemode: WebAssembly.Module; quickjs: WebAssembly.Module };
+  /** QuickJS interrupt checks per second of CPU on this engine: the budget that ends busy cells where the clock stands still. */
+  interruptsPerSecond?: number;
+}
+
+/** Who runs: a suspended run is only visible to the scope that made it. */
+export interface CodeModeScope {
+  agentId?: string;
+  sessionId?: string;
+  sessionKey?: string;
+  agentRunId?: string;
 }
 
 export interface ExecInput {
@@ -131,14 +148,14 @@ export interface TranscriptEntry {
 export interface CodeMode extends EventTarget {
   readonly thread: "worker" | "inline";
   /** opts.callId names the call in transcript() (the IDE's trajectory). */
-  exec(input: ExecInput, opts?: { callId?: string }): Promise<CodeModeResult>;
-  wait(input: { runId: string }, opts?: { callId?: string }): Promise<CodeModeResult>;
+  exec(input: ExecInput, opts?: { callId?: string; scope?: CodeModeScope }): Promise<CodeModeResult>;
+  wait(input: { runId: string }, opts?: { callId?: string; scope?: CodeModeScope }): Promise<CodeModeResult>;
   /** Every exec/wait of this core in call order, each with the nested tool calls it made. */
   transcript(): Promise<{ entries: TranscriptEntry[] }>;
   /** Parses tools.codeMode JSON/JSON5 with the core's own parser and bounds; rejects with its message (line:col). */
   checkConfig(text: string): Promise<CodeModeConfig & { enabled: true }>;
   /** The model-visible tools in the given provider shape. */
-  surface(format?: "plain" | "anthropic" | "openai"): Promise<unknown[]>;
+  surface(format?: "plain" | "anthropic" | "openai", opts?: { scope?: CodeModeScope }): Promise<unknown[]>;
   catalog(): Promise<ToolCatalogEntry[]>;
   /** Discards a suspended run; pending client tools see their signal abort. */
   abort(runId: string): Promise<boolean>;

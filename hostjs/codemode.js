@@ -23,7 +23,7 @@ const fail = (what, want, got) => {
 function checkOptions(o) {
   if (o === undefined) o = {};
   if (!isObject(o)) fail("options", "an object", o);
-  const known = ["config", "app", "clientTools", "serverTools", "engine", "thread", "assets"];
+  const known = ["config", "app", "clientTools", "serverTools", "engine", "thread", "assets", "modules", "interruptsPerSecond"];
   for (const k of Object.keys(o)) {
     if (!known.includes(k)) throw new TypeError(`createCodeMode: unknown option "${k}" (known: ${known.join(", ")})`);
   }
@@ -61,6 +61,7 @@ function checkOptions(o) {
     if (typeof s.url !== "string" || !u || (u.protocol !== "http:" && u.protocol !== "https:")) {
       throw new TypeError("createCodeMode: options.serverTools.url must be an http(s) URL");
     }
+    if (s.fetch !== undefined && typeof s.fetch !== "function") fail("options.serverTools.fetch", "a function", s.fetch);
     if (s.headers !== undefined) {
       if (!isObject(s.headers)) fail("options.serverTools.headers", "an object of strings", s.headers);
       for (const [k, v] of Object.entries(s.headers)) {
@@ -78,6 +79,17 @@ function checkOptions(o) {
     throw new TypeError(`createCodeMode: options.thread "worker" needs Web Workers, which this host lacks`);
   }
   if (o.assets !== undefined && typeof o.assets !== "string" && !(o.assets instanceof URL)) fail("options.assets", "a string or URL", o.assets);
+  if (o.modules !== undefined) {
+    // Hosts that forbid compiling bytes (workerd) import the modules instead.
+    if (!isObject(o.modules)) fail("options.modules", "an object {codemode, quickjs}", o.modules);
+    for (const k of ["codemode", "quickjs"]) {
+      if (!(o.modules[k] instanceof WebAssembly.Module)) fail(`options.modules.${k}`, "a WebAssembly.Module", o.modules[k]);
+    }
+    if (o.thread === "worker") throw new TypeError(`createCodeMode: options.modules needs thread "inline"`);
+  }
+  if (o.interruptsPerSecond !== undefined && (!Number.isSafeInteger(o.interruptsPerSecond) || o.interruptsPerSecond < 1)) {
+    throw new TypeError("createCodeMode: options.interruptsPerSecond must be a positive integer");
+  }
   return o;
 }
 
@@ -87,17 +99,32 @@ function goOptions(o) {
     config: o.config,
     app: o.app,
     clientTools: (o.clientTools ?? []).map(({ name, label, description, parameters, readOnly }) => ({ name, label, description, parameters, readOnly })),
-    serverTools: o.serverTools,
+    serverTools: o.serverTools && { url: o.serverTools.url, headers: o.serverTools.headers },
+    interruptsPerSecond: o.interruptsPerSecond,
     engine: o.engine ?? "host",
   };
 }
 
-// callIdOf checks the optional {callId} of exec/wait ("" when absent); a bad
-// one rejects like every other input error of exec/wait.
-const callIdOf = (opts, method) => new Promise((resolve) => resolve(callIdText(opts, method)));
+// callIdOf checks the optional {callId, scope} of exec/wait (["", ""] when
+// absent); a bad one rejects like every other input error of exec/wait.
+const callIdOf = (opts, method) => new Promise((resolve) => resolve([callIdText(opts, method), scopeJSON(opts)]));
+const SCOPE_FIELDS = ["agentId", "sessionId", "sessionKey", "agentRunId"];
+
+/** The optional scope of exec/wait/surface as JSON ("" for none): a host serving several agents or sessions. */
+function scopeJSON(opts) {
+  if (opts === undefined || opts.scope === undefined) return "";
+  const sc = opts.scope;
+  if (!isObject(sc)) throw new TypeError("scope must be an object {agentId?, sessionId?, sessionKey?, agentRunId?}");
+  for (const [k, v] of Object.entries(sc)) {
+    if (!SCOPE_FIELDS.includes(k)) throw new TypeError(`scope: unknown field "${k}"`);
+    if (typeof v !== "string") throw new TypeError(`scope.${k} must be a string`);
+  }
+  return JSON.stringify(sc);
+}
+
 function callIdText(opts, method) {
   if (opts === undefined) return "";
-  if (!isObject(opts)) throw new TypeError(`${method}: options must be an object {callId?}`);
+  if (!isObject(opts)) throw new TypeError(`${method}: options must be an object {callId?, scope?}`);
   if (opts.callId !== undefined && (typeof opts.callId !== "string" || opts.callId.length > 128)) {
     throw new TypeError(`${method}: options.callId must be a string of at most 128 characters`);
   }
@@ -117,11 +144,11 @@ class InlineCore {
     const byName = new Map((o.clientTools ?? []).map((t) => [t.name, t]));
     this.controllers = new Map();
     const hooks = {
-      ...fetchHooks(),
+      ...fetchHooks(o.serverTools?.fetch),
       callClientTool: (name, input, runId, callId) => runClientTool(byName.get(name), input, runId, callId, this.controllers),
       abortClientTool: (callId) => { const ac = this.controllers.get(callId); if (ac) ac.abort(); },
     };
-    const { api, info } = await startCore({ assets, options: goOptions(o), hooks });
+    const { api, info } = await startCore({ assets, options: goOptions(o), hooks, modules: o.modules });
     this.api = api;
     return info;
   }
@@ -276,7 +303,7 @@ class CodeMode extends EventTarget {
     if (input.command !== undefined && typeof input.command !== "string") return Promise.reject(new TypeError("exec: input.command must be a string"));
     if (input.language !== undefined && typeof input.language !== "string") return Promise.reject(new TypeError("exec: input.language must be a string"));
     if (input.restartSafe !== undefined && typeof input.restartSafe !== "boolean") return Promise.reject(new TypeError("exec: input.restartSafe must be a boolean"));
-    return callIdOf(opts, "exec").then((cid) => this._result("exec", [JSON.stringify(input), cid]));
+    return callIdOf(opts, "exec").then(([cid, sc]) => this._result("exec", [JSON.stringify(input), cid, sc]));
   }
   /**
    * @param {{runId: string}} input
@@ -284,7 +311,7 @@ class CodeMode extends EventTarget {
    */
   wait(input, opts) {
     if (!isObject(input) || typeof input.runId !== "string") return Promise.reject(new TypeError("wait: input.runId must be a string"));
-    return callIdOf(opts, "wait").then((cid) => this._result("wait", [JSON.stringify({ runId: input.runId }), cid]));
+    return callIdOf(opts, "wait").then(([cid, sc]) => this._result("wait", [JSON.stringify({ runId: input.runId }), cid, sc]));
   }
   /** Every exec/wait of this core with its nested tool calls: {entries: [...]}. */
   async transcript() {
@@ -296,9 +323,9 @@ class CodeMode extends EventTarget {
     return JSON.parse(await this._call("checkConfig", [text]));
   }
   /** @param {"plain"|"anthropic"|"openai"} [format] */
-  async surface(format = "plain") {
+  async surface(format = "plain", opts) {
     if (!["plain", "anthropic", "openai"].includes(format)) throw new TypeError(`surface: format must be "plain", "anthropic" or "openai"`);
-    return JSON.parse(await this._call("surface", [format]));
+    return JSON.parse(await this._call("surface", [format, scopeJSON(opts)]));
   }
   async catalog() {
     return JSON.parse(await this._call("catalog", []));
@@ -323,7 +350,7 @@ class CodeMode extends EventTarget {
  */
 export async function createCodeMode(options) {
   const o = checkOptions(options);
-  const assets = o.assets !== undefined ? new URL(String(o.assets), inPage ? location.href : undefined) : new URL(".", import.meta.url);
+  const assets = o.modules ? null : o.assets !== undefined ? new URL(String(o.assets), inPage ? location.href : undefined) : new URL(".", import.meta.url);
   const thread = o.thread ?? (inPage ? "worker" : "inline");
   const cm = new CodeMode(null, thread);
   const core = thread === "worker" ? new WorkerCore(cm) : new InlineCore();

@@ -43,14 +43,14 @@ async function loadWasmExec(url) {
 }
 
 /** Fetch hooks for server tools, cancellable by token. */
-export function fetchHooks() {
+export function fetchHooks(fetchFn = globalThis.fetch) {
   const controllers = new Map();
   return {
     async fetch(url, init, token) {
       const ac = new AbortController();
       controllers.set(token, ac);
       try {
-        const res = await fetch(url, { method: init.method, headers: init.headers, body: init.body, signal: ac.signal });
+        const res = await fetchFn(url, { method: init.method, headers: init.headers, body: init.body, signal: ac.signal });
         return { status: res.status, body: await res.text() };
       } finally {
         controllers.delete(token);
@@ -86,9 +86,17 @@ export async function runClientTool(tool, inputJSON, runId, callId, controllers)
  * @param {URL} base where wasm_exec.js and quickjs.wasm live
  * @param {URL} wasmURL the Go program
  */
-export async function bootGo(base, wasmURL) {
-  await loadWasmExec(new URL("wasm_exec.js", base));
-  const [goMod, qjsMod] = await Promise.all([compileOnce(wasmURL), compileOnce(new URL("quickjs.wasm", base))]);
+export async function bootGo(base, wasmURL, modules) {
+  let goMod, qjsMod;
+  if (modules) {
+    // Imported modules (workerd forbids compiling bytes): the host has loaded
+    // wasm_exec.js itself.
+    if (!globalThis.Go) throw new Error("codemode: import wasm_exec.js before createCodeMode({modules})");
+    ({ codemode: goMod, quickjs: qjsMod } = modules);
+  } else {
+    await loadWasmExec(new URL("wasm_exec.js", base));
+    [goMod, qjsMod] = await Promise.all([compileOnce(wasmURL), compileOnce(new URL("quickjs.wasm", base))]);
+  }
   const go = new globalThis.Go();
   const host = installHostEngine(go, { quickjsModule: qjsMod });
   const inst = await WebAssembly.instantiate(goMod, go.importObject);
@@ -97,7 +105,7 @@ export async function bootGo(base, wasmURL) {
   host.bind(inst);
   const exited = go.run(inst);
   delete globalThis.__codemodeBoot;
-  if (!api) throw new Error(`codemode: ${wasmURL} did not start`);
+  if (!api) throw new Error(`codemode: ${wasmURL ?? "codemode.wasm"} did not start`);
   return { api, quickjsModule: qjsMod, exited };
 }
 
@@ -105,9 +113,9 @@ export async function bootGo(base, wasmURL) {
  * @param {{assets: string|URL, options: object, hooks: object}} args
  * @returns {Promise<{api: any, info: {timeoutMs: number}}>}
  */
-export async function startCore({ assets, options, hooks }) {
-  const base = new URL(String(assets));
-  const { api, quickjsModule, exited } = await bootGo(base, new URL("codemode.wasm", base));
+export async function startCore({ assets, options, hooks, modules }) {
+  const base = modules ? null : new URL(String(assets));
+  const { api, quickjsModule, exited } = await bootGo(base, base && new URL("codemode.wasm", base), modules);
   const info = JSON.parse(await api.init(JSON.stringify(options), hooks, quickjsModule));
   return { api, info, exited };
 }

@@ -27,6 +27,7 @@ import (
 	"github.com/codemode-go/codemode/core/surface"
 	"github.com/codemode-go/codemode/edge/serverconfig"
 	"github.com/codemode-go/codemode/examples/toolset"
+	"github.com/codemode-go/codemode/internal/cli"
 	json "github.com/goccy/go-json"
 )
 
@@ -67,62 +68,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	fs := flag.NewFlagSet("exec", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	code := fs.String("e", "", "the cell's source code")
-	file := fs.String("f", "", "read the cell from FILE (- for standard input)")
-	lang := fs.String("language", "javascript", "javascript or typescript")
-	cfgFile := fs.String("config", "", "server config file (JSON or JSON5)")
-	follow := fs.Bool("wait", false, "call wait until the run completes or fails")
-	fs.Usage = func() { usage(stderr) }
-	if err := fs.Parse(args[1:]); err != nil {
-		return 2
+	return cli.Exec(context.Background(), args[1:], cli.Streams{Stdin: stdin, Stdout: stdout, Stderr: stderr}, usage, startExec)
+}
+
+// startExec is exec's cli.Start: the server config file and its MCP servers.
+func startExec(ctx context.Context, file string, stderr io.Writer) (*core.Runtime, func(), int) {
+	cfg, err := loadConfig(file)
+	if err == nil {
+		err = cfg.RequireEnabled()
 	}
-	if (*code == "") == (*file == "") || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "codemode: give exactly one of -e CODE or -f FILE")
-		return 2
-	}
-	src := *code
-	if *file != "" {
-		var b []byte
-		var err error
-		if *file == "-" {
-			b, err = io.ReadAll(stdin)
-		} else {
-			b, err = os.ReadFile(*file)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "codemode: %v\n", err)
-			return 2
-		}
-		src = string(b)
-	}
-	cfg, err := loadConfig(*cfgFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
-		return 2
+		return nil, nil, 2
 	}
-	if err := cfg.RequireEnabled(); err != nil {
-		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
-		return 2
-	}
-	ctx := context.Background()
 	env, status := startRuntime(ctx, cfg, nil, stderr)
 	if env == nil {
-		return status
+		return nil, nil, status
 	}
-	defer env.close(ctx)
-	rt := env.rt
-	call := core.CallInfo{Scope: core.Scope{AgentID: "cli", SessionID: "cli", AgentRunID: "cli"}, CallID: "exec_1"}
-	res := rt.Exec(ctx, call, core.ExecInput{Code: src, Language: *lang})
-	enc := json.NewEncoder(stdout)
-	enc.Encode(res)
-	for i := 2; *follow && res.Status == core.StatusWaiting; i++ {
-		call.CallID = fmt.Sprintf("wait_%d", i)
-		res = rt.Wait(ctx, call, core.WaitInput{RunID: res.RunID})
-		enc.Encode(res)
-	}
-	return 0
+	return env.rt, func() { env.close(ctx) }, 0
 }
 
 // loadConfig reads the server config file, or gives the defaults (Code Mode on,

@@ -102,13 +102,24 @@ func (c *Catalog) Precheck(id string, cc CallContext) error {
 	return err
 }
 
+// RestartSafeAllows reports whether a restartSafe run may call the tool. It
+// fails closed: MCP and client tools only when declared ReadOnly (MCP:
+// readOnlyHint: true), OpenClaw tools unless they are marked SideEffects (or
+// when declared ReadOnly).
+func RestartSafeAllows(s Spec) bool {
+	if s.ReadOnly {
+		return true
+	}
+	return s.Source == SourceOpenClaw && !s.SideEffects
+}
+
 func refuseRestartUnsafe(id string, it *item, cc CallContext) error {
 	if cc.RestartSafe {
 		if cc.Via == ViaNamespace && RefusesNamespaceCalls(true) {
 			return newErr(ErrRestartSafe, "namespace calls are refused in a restartSafe run")
 		}
-		if it.spec.SideEffects {
-			return newErr(ErrRestartSafe, fmt.Sprintf("tool %q has side effects and is refused in a restartSafe run", id))
+		if !RestartSafeAllows(it.spec) {
+			return newErr(ErrRestartSafe, fmt.Sprintf("tool %q is not known to be read-only and is refused in a restartSafe run", id))
 		}
 	}
 	return nil
@@ -132,15 +143,30 @@ func (c *Catalog) call(ctx context.Context, id string, input json.RawMessage, cc
 	if !gojson.Valid(input) {
 		return Result{}, newErr(ErrInvalidInput, fmt.Sprintf("input for tool %q is not valid JSON", id))
 	}
+	params, err := c.inputSchema(it)
+	if err != nil {
+		return Result{}, err
+	}
+	if params != nil {
+		if err := checkInput(id, params, input); err != nil {
+			return Result{}, err
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return Result{}, err
 	}
 	ev := HookEvent{ToolName: it.spec.Name, ToolID: id, CallID: cc.CallID, ParentCallID: cc.ParentCallID,
 		Via: cc.Via, Input: input, Scope: c.scope}
-	input, err = c.hooks.RunBefore(ctx, ev)
+	rewritten, err := c.hooks.RunBefore(ctx, ev)
 	if err != nil {
 		return Result{}, err
 	}
+	if params != nil && !bytes.Equal(rewritten, input) { // a hook's rewrite obeys the same schema
+		if err := checkInput(id, params, rewritten); err != nil {
+			return Result{}, err
+		}
+	}
+	input = rewritten
 	ev.Input = input
 	res, err := execute(ctx, id, it.tool, Call{ID: cc.CallID, ParentID: cc.ParentCallID, Input: input,
 		Scope: c.scope, Update: cc.Update})

@@ -114,7 +114,7 @@ func TestChecklist_NestedCallsKeepApprovalAndHooks(t *testing.T) {
 	})
 	t.Run("no approver fails closed", func(t *testing.T) {
 		c2 := mustBuild(t, fixture(), BuildOptions{Hooks: Hooks{Before: []BeforeToolCall{rewrite}}})
-		if _, err := c2.Call(context.Background(), "openclaw:core:message", nil, CallContext{}); !errors.Is(err, ErrApprovalDenied) {
+		if _, err := c2.Call(context.Background(), "openclaw:core:message", json.RawMessage(`{"to":"x","text":"y"}`), CallContext{}); !errors.Is(err, ErrApprovalDenied) {
 			t.Fatalf("got %v", err)
 		}
 	})
@@ -154,7 +154,7 @@ func TestRestartSafe(t *testing.T) {
 		{"openclaw:core:exec", ViaTools, true},
 		{"openclaw:kv:kv_get", ViaTools, false},
 		{"openclaw:kv:kv_get", ViaNamespace, true}, // namespaces refused outright
-		{"mcp:github:add", ViaMCP, false},
+		{"mcp:github:add", ViaMCP, true},           // fails closed: no readOnlyHint
 	}
 	for _, tc := range cases {
 		_, err := c.Call(context.Background(), tc.id, json.RawMessage(`{"key":"k","to":"a","text":"b","command":"echo"}`), CallContext{Via: tc.via, RestartSafe: true})
@@ -355,5 +355,74 @@ func TestChecklist_TelemetryAndTrajectoryShowNestedCalls(t *testing.T) {
 	if err != nil || !strings.HasPrefix(string(b), `{"calls":[{"callId":"call_`) || strings.Contains(string(b), "secret-key") ||
 		!strings.Contains(string(b), `"inputBytes":29`) {
 		t.Fatalf("trajectory JSON %s %v", b, err)
+	}
+}
+
+// Spec "Lebenszyklus von Lauf und Snapshot": restartSafe refuses what is not
+// known to be safe: MCP and client tools need ReadOnly, OpenClaw tools must not
+// be marked SideEffects.
+func TestRestartSafeFailsClosed(t *testing.T) {
+	for _, tc := range []struct {
+		spec  Spec
+		allow bool
+	}{
+		{Spec{Source: SourceMCP, Owner: "gh"}, false},
+		{Spec{Source: SourceMCP, Owner: "gh", ReadOnly: true}, true},
+		{Spec{Source: SourceClient, Owner: "app"}, false},
+		{Spec{Source: SourceClient, Owner: "app", ReadOnly: true}, true},
+		{Spec{Source: SourceOpenClaw, Owner: "core"}, true},
+		{Spec{Source: SourceOpenClaw, Owner: "core", SideEffects: true}, false},
+	} {
+		tc.spec.Name = "t"
+		c, err := Build([]Tool{goTool{spec: tc.spec}}, BuildOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		id := c.items[0].entry.ID
+		via := ViaTools
+		if tc.spec.Source == SourceMCP {
+			via = ViaMCP
+		}
+		err = c.Precheck(id, CallContext{RestartSafe: true, Via: via})
+		if (err == nil) != tc.allow || RestartSafeAllows(tc.spec) != tc.allow {
+			t.Errorf("%+v: precheck %v, want allowed=%v", tc.spec, err, tc.allow)
+		}
+	}
+}
+
+// Spec "Verschachtelte Tool-Ausführung": a nested call's input is checked
+// against the tool's parameters before hooks and the tool run; the error names
+// the field and never a Go type.
+func TestInputCheckedAgainstParameters(t *testing.T) {
+	ran := false
+	strict := goTool{spec: Spec{Name: "strict", Source: SourceOpenClaw, Owner: "core",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"integer"},"tags":{"type":"array","items":{"type":"string"}}},"required":["n"],"additionalProperties":false}`)},
+		run: func(context.Context, Call) (Result, error) {
+			ran = true
+			return Result{Details: json.RawMessage(`1`)}, nil
+		}}
+	broken := goTool{spec: Spec{Name: "broken", Source: SourceOpenClaw, Owner: "core", Parameters: json.RawMessage(`{"type":"nope"}`)},
+		run: func(context.Context, Call) (Result, error) { ran = true; return Result{}, nil }}
+	c := mustBuild(t, []Tool{strict, broken}, BuildOptions{})
+	for in, want := range map[string]string{
+		`{"n":"x"}`:          `at /n: got string, want integer`,
+		`{}`:                 `missing property 'n'`,
+		`{"n":1,"x":2}`:      `'x'`,
+		`{"n":1,"tags":[1]}`: `at /tags/0: got number, want string`,
+		`[1]`:                `got array, want object`,
+	} {
+		_, err := c.Call(context.Background(), "openclaw:core:strict", json.RawMessage(in), CallContext{})
+		if !errors.Is(err, ErrInvalidInput) || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "Go value") {
+			t.Errorf("%s: %v, want %q", in, err, want)
+		}
+	}
+	if _, err := c.Call(context.Background(), "openclaw:core:broken", json.RawMessage(`{}`), CallContext{}); err == nil || !strings.Contains(err.Error(), "parameters schema is invalid") {
+		t.Errorf("broken schema: %v", err)
+	}
+	if ran {
+		t.Fatal("a tool ran with an input its parameters refuse")
+	}
+	if _, err := c.Call(context.Background(), "openclaw:core:strict", json.RawMessage(`{"n":1}`), CallContext{}); err != nil || !ran {
+		t.Fatalf("valid input: %v", err)
 	}
 }

@@ -20,6 +20,9 @@ type ExportedEntry struct {
 	Trust       Trust  `json:"trust"`
 	Owner       string `json:"owner"`
 	SideEffects bool   `json:"sideEffects,omitempty"`
+	// ReadOnly travels too: without it a relayed MCP or client tool would be
+	// refused by restartSafe runs elsewhere (fail closed).
+	ReadOnly bool `json:"readOnly,omitempty"`
 }
 
 // Export lists every entry in catalog order, MCP entries included, with their
@@ -32,7 +35,7 @@ func (c *Catalog) Export() []ExportedEntry {
 			trust = Trusted
 		}
 		out = append(out, ExportedEntry{EntryWithSchema: it.withSchema(), Trust: trust,
-			Owner: it.spec.Owner, SideEffects: it.spec.SideEffects})
+			Owner: it.spec.Owner, SideEffects: it.spec.SideEffects, ReadOnly: it.spec.ReadOnly})
 	}
 	return out
 }

@@ -12,6 +12,9 @@ import (
 // can tell a Code Mode cell from a shell exec that shares the tool name.
 const ToolKindCodeModeExec = "code_mode_exec"
 
+// ToolKindCodeModeWait marks hook events of the outer Code Mode wait.
+const ToolKindCodeModeWait = "code_mode_wait"
+
 // HookEvent is what BeforeToolCall/AfterToolCall hooks and the Approver see.
 type HookEvent struct {
 	ToolName string `json:"toolName"`
@@ -33,6 +36,12 @@ type HookEvent struct {
 func ExecHookEvent(callID, language string, input json.RawMessage, scope Scope) HookEvent {
 	return HookEvent{ToolName: "exec", CallID: callID, ToolKind: ToolKindCodeModeExec,
 		ToolInputKind: language, Input: input, Scope: scope}
+}
+
+// WaitHookEvent is the hook event of the outer Code Mode wait call (input
+// {"runId": ...}); a before-hook may deny it, an input rewrite is ignored.
+func WaitHookEvent(callID string, input json.RawMessage, scope Scope) HookEvent {
+	return HookEvent{ToolName: "wait", CallID: callID, ToolKind: ToolKindCodeModeWait, Input: input, Scope: scope}
 }
 
 // BeforeDecision is a before-hook's verdict. The zero value lets the call proceed

@@ -83,3 +83,13 @@ func (c Config) LanguageEnabled(lang string) bool {
 func (c Config) EffectiveSearchDefaultLimit() int {
 	return min(c.SearchDefaultLimit, c.MaxSearchLimit)
 }
+
+// DefaultLanguage is the language of a cell that names none: "javascript" (the
+// spec's default) when it is enabled, else the one language enabled. The exec
+// schema and the runtime both use it, so they never disagree.
+func (c Config) DefaultLanguage() string {
+	if len(c.Languages) == 0 || c.LanguageEnabled(LanguageJavaScript) {
+		return LanguageJavaScript
+	}
+	return c.Languages[0]
+}

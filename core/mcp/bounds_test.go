@@ -123,3 +123,41 @@ func TestUntrustedMetadataDropped(t *testing.T) {
 		}
 	}
 }
+
+// Spec "Lebenszyklus von Lauf und Snapshot" (restartSafe fails closed): an MCP
+// tool is read-only for the catalog only with an explicit readOnlyHint: true.
+func TestReadOnlyOnlyFromAnExplicitReadOnlyHint(t *testing.T) {
+	srv := sdk.NewServer(&sdk.Implementation{Name: "hints", Version: "1"}, nil)
+	obj := map[string]any{"type": "object"}
+	handler := func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+		return &sdk.CallToolResult{}, nil
+	}
+	no := false
+	for _, tl := range []*sdk.Tool{
+		{Name: "reader", InputSchema: obj, Annotations: &sdk.ToolAnnotations{ReadOnlyHint: true}},
+		{Name: "plain", InputSchema: obj},
+		{Name: "idempotent", InputSchema: obj, Annotations: &sdk.ToolAnnotations{IdempotentHint: true, DestructiveHint: &no}},
+	} {
+		srv.AddTool(tl, handler)
+	}
+	ct, st := sdk.NewInMemoryTransports()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ss, err := srv.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	s, err := Connect(ctx, "hints", ct)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got := map[string]bool{}
+	for _, tl := range s.Tools() {
+		got[tl.Spec().Name] = tl.Spec().ReadOnly
+	}
+	if !got["reader"] || got["plain"] || got["idempotent"] || len(got) != 3 {
+		t.Fatalf("ReadOnly = %v", got)
+	}
+}

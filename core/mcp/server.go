@@ -158,6 +158,8 @@ func (s *Server) loadTools(ctx context.Context) error {
 			Source:       catalog.SourceMCP,
 			Owner:        s.name,
 			Origin:       catalog.OriginMCP,
+			// Only an explicit readOnlyHint: true lets a restartSafe run call it.
+			ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint,
 		}})
 	}
 	return nil
@@ -268,7 +270,7 @@ func (s *Server) ReadResource(ctx context.Context, uri string) (json.RawMessage,
 	}
 	res, err := s.session.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
 	if err != nil {
-		return nil, fmt.Errorf("mcp: %s: resources.read %q: %w", s.name, uri, err)
+		return nil, callError(s.name, s.name, "resources.read", err)
 	}
 	return bounded(s.name, "resources.read", map[string]any{"contents": nonNil(res.Contents)})
 }
@@ -287,7 +289,7 @@ func (s *Server) GetPrompt(ctx context.Context, name string, args map[string]str
 	}
 	res, err := s.session.GetPrompt(ctx, &sdk.GetPromptParams{Name: name, Arguments: args})
 	if err != nil {
-		return nil, fmt.Errorf("mcp: %s: prompts.get %q: %w", s.name, name, err)
+		return nil, callError(s.name, s.name, "prompts.get", err)
 	}
 	out := map[string]any{"messages": nonNil(res.Messages)}
 	if res.Description != "" {

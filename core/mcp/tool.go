@@ -33,7 +33,7 @@ func (t *tool) Execute(ctx context.Context, call catalog.Call) (catalog.Result, 
 	}
 	res, err := s.session.CallTool(ctx, &sdk.CallToolParams{Name: t.spec.Name, Arguments: args})
 	if err != nil {
-		return catalog.Result{}, fmt.Errorf("mcp: %s.%s: tools/call: %w", s.name, t.spec.Name, err)
+		return catalog.Result{}, callError(s.name, s.name+"."+t.spec.Name, "tools/call", err)
 	}
 	content := make([]json.RawMessage, 0, len(res.Content))
 	for i, c := range res.Content {

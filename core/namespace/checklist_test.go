@@ -374,7 +374,7 @@ func TestNamespaceChecklist_CallsRunThroughCatalogToolsAndReturnJSONSafeDetails(
 		{`2`, `{}`}:                 "patch is empty",
 		{`2`, `{"color":"red"}`}:    "unknown field",
 		{`99`, `{"title":"x"}`}:     "no issue #99",
-		{`"2"`, `{"title":"x"}`}:    "cannot unmarshal",
+		{`"2"`, `{"title":"x"}`}:    `field "number" must not be a JSON string`, // never a Go type
 		{`2`, `null`}:               "number and patch are required",
 	} {
 		if _, err := run("update", args[0], args[1]); err == nil || !strings.Contains(err.Error(), want) {
@@ -406,5 +406,23 @@ func TestNamespaceChecklist_PluginRollbackClearsRegistrations(t *testing.T) {
 	// The plugin can load again after its rollback.
 	if err := issuesdemo.RegisterIn(testReg); err != nil {
 		t.Errorf("re-register: %v", err)
+	}
+}
+
+// A broken registration is skipped, not fatal: the run keeps every other
+// visible namespace, and the error names the skipped one.
+func TestBrokenRegistrationIsSkippedNotFatal(t *testing.T) {
+	visible := specs(seedStore(t).Tools())
+	clearRegistry()
+	t.Cleanup(clearRegistry)
+	register(t, "good", "Good", map[string]any{"list": namespace.Tool(issuesdemo.ListTool, nil)})
+	register(t, "raw", "Raw", map[string]any{"list": func() {}})
+	rt, err := testReg.Resolve(namespace.ScopeContext{RunID: "r1"}, visible)
+	var se *namespace.SkippedError
+	if !errors.As(err, &se) || se.ID != "raw" || rt == nil {
+		t.Fatalf("err = %v, rt = %v", err, rt)
+	}
+	if infos := rt.Infos(); len(infos) != 1 || infos[0].ID != "good" {
+		t.Fatalf("infos = %+v", infos)
 	}
 }

@@ -3,6 +3,7 @@ package namespace
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -51,11 +52,26 @@ func Resolve(ctx ScopeContext, visible []catalog.Spec) (*Runtime, error) {
 	return defaultRegistry.Resolve(ctx, visible)
 }
 
+// SkippedError is one registration Resolve left out of a run: a broken plugin
+// namespace must not break the other namespaces or plain cells, so it is
+// skipped and reported instead. Err is the reason (a *SerializeError, a
+// createScope failure, a bad or duplicate globalName, or the size bound).
+type SkippedError struct {
+	ID  string
+	Err error
+}
+
+func (e *SkippedError) Error() string { return e.Err.Error() }
+func (e *SkippedError) Unwrap() error { return e.Err }
+
 // Resolve builds the run's namespaces from the registry and the run catalog. A
 // namespace is visible only when every required tool is in visible with Source
 // openclaw and Owner equal to the registering plugin; a same-named tool from an MCP
-// server, a client or another plugin does not count. Any CreateScope failure or
-// serialization rule violation fails Resolve, before guest code runs.
+// server, a client or another plugin does not count. A visible namespace whose
+// CreateScope fails or whose scope breaks a serialization rule is skipped
+// before guest code runs: the Runtime holds the others, and the error joins one
+// *SkippedError per skipped namespace for the host to report. The only error
+// with a nil Runtime is an aborted run.
 func (g *Registry) Resolve(ctx ScopeContext, visible []catalog.Spec) (*Runtime, error) {
 	owned := map[string]map[string]bool{} // plugin -> tool names
 	for _, s := range visible {
@@ -68,25 +84,30 @@ func (g *Registry) Resolve(ctx ScopeContext, visible []catalog.Spec) (*Runtime, 
 		owned[s.Owner][s.Name] = true
 	}
 	rt := &Runtime{byID: map[string]*resolved{}}
-	var descs []descriptor
+	descs := []descriptor{}
+	size := 2 // the array's brackets
 	globals := map[string]string{}
+	var skipped []error
+	skip := func(id string, err error) { skipped = append(skipped, &SkippedError{ID: id, Err: err}) }
 	for _, e := range g.snapshot() {
 		if !allVisible(e.reg.RequiredToolNames, owned[e.pluginID]) {
 			continue
 		}
-		if err := ValidateGlobalName(e.reg.GlobalName); err != nil {
-			return nil, fmt.Errorf("namespace %q: %v", e.reg.ID, err)
-		}
-		if other, dup := globals[e.reg.GlobalName]; dup {
-			return nil, fmt.Errorf("namespace %q: globalName %q is also used by namespace %q", e.reg.ID, e.reg.GlobalName, other)
-		}
-		globals[e.reg.GlobalName] = e.reg.ID
 		if ctx.Aborted != nil && ctx.Aborted() {
 			return nil, fmt.Errorf("namespace: run %q was aborted", ctx.RunID)
 		}
+		if err := ValidateGlobalName(e.reg.GlobalName); err != nil {
+			skip(e.reg.ID, fmt.Errorf("namespace %q: %v", e.reg.ID, err))
+			continue
+		}
+		if other, dup := globals[e.reg.GlobalName]; dup {
+			skip(e.reg.ID, fmt.Errorf("namespace %q: globalName %q is also used by namespace %q", e.reg.ID, e.reg.GlobalName, other))
+			continue
+		}
 		scope, err := createScope(e.reg, ctx)
 		if err != nil {
-			return nil, fmt.Errorf("namespace %q: createScope: %w", e.reg.ID, err)
+			skip(e.reg.ID, fmt.Errorf("namespace %q: createScope: %w", e.reg.ID, err))
+			continue
 		}
 		allowed := map[string]bool{}
 		for _, t := range e.reg.RequiredToolNames {
@@ -94,24 +115,31 @@ func (g *Registry) Resolve(ctx ScopeContext, visible []catalog.Spec) (*Runtime, 
 		}
 		value, callables, byPath, err := serializeScope(e.reg.ID, e.reg.GlobalName, allowed, scope)
 		if err != nil {
-			return nil, err
+			skip(e.reg.ID, err)
+			continue
 		}
+		d := descriptor{ID: e.reg.ID, GlobalName: e.reg.GlobalName, Value: value, Callables: callables}
+		one, err := json.Marshal(d)
+		if err != nil {
+			skip(e.reg.ID, fmt.Errorf("namespace %q: descriptor: %v", e.reg.ID, err))
+			continue
+		}
+		if size+len(one)+1 > MaxDescriptorBytes {
+			skip(e.reg.ID, fmt.Errorf("namespace %q: descriptors would be %d bytes together, limit %d", e.reg.ID, size+len(one)+1, MaxDescriptorBytes))
+			continue
+		}
+		size += len(one) + 1
+		globals[e.reg.GlobalName] = e.reg.ID
 		rt.byID[e.reg.ID] = &resolved{pluginID: e.pluginID, reg: e.reg, allowed: allowed, byPath: byPath}
 		rt.infos = append(rt.infos, Info{ID: e.reg.ID, GlobalName: e.reg.GlobalName, Description: e.reg.Description, Prompt: e.reg.Prompt})
-		descs = append(descs, descriptor{ID: e.reg.ID, GlobalName: e.reg.GlobalName, Value: value, Callables: callables})
-	}
-	if descs == nil {
-		descs = []descriptor{}
+		descs = append(descs, d)
 	}
 	raw, err := json.Marshal(descs)
 	if err != nil {
 		return nil, fmt.Errorf("namespace: descriptors: %v", err)
 	}
-	if len(raw) > MaxDescriptorBytes {
-		return nil, fmt.Errorf("namespace: descriptors are %d bytes together, limit %d", len(raw), MaxDescriptorBytes)
-	}
 	rt.descriptors = raw
-	return rt, nil
+	return rt, errors.Join(skipped...)
 }
 
 func allVisible(required []string, owned map[string]bool) bool {

@@ -116,7 +116,7 @@ func build(base string, opts Options, cat core.RemoteCatalog) (Tools, error) {
 
 func specOf(e catalog.ExportedEntry) catalog.Spec {
 	s := catalog.Spec{Name: e.Name, Label: e.Label, Description: e.Description, Parameters: e.Parameters,
-		Source: e.Source, Owner: e.Owner, SideEffects: e.SideEffects, Origin: catalog.OriginMCP}
+		Source: e.Source, Owner: e.Owner, SideEffects: e.SideEffects, ReadOnly: e.ReadOnly, Origin: catalog.OriginMCP}
 	if e.Source == catalog.SourceOpenClaw {
 		s.Origin = catalog.OriginExternalPlugin
 		if e.Owner == "core" {

@@ -7,6 +7,7 @@ import (
 	json "github.com/goccy/go-json"
 
 	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/config"
 )
 
 // NamespaceInfo is what the exec description shows of a visible plugin namespace.
@@ -62,7 +63,7 @@ func ExecTool(entries []catalog.Entry, languages []string, namespaces []Namespac
 	var b strings.Builder
 	b.WriteString(execIntro)
 	if len(languages) == 1 {
-		b.WriteString("\nLanguage: " + languages[0] + " only.")
+		b.WriteString("\nLanguage: " + languages[0] + " only (the default).")
 	} else {
 		b.WriteString("\nLanguage: javascript (default) or typescript (types are stripped, not checked).")
 	}
@@ -175,13 +176,16 @@ func isIdent(s string) bool {
 type schemaProp struct {
 	Type        string   `json:"type"`
 	Enum        []string `json:"enum,omitempty"`
+	Default     any      `json:"default,omitempty"`
 	Description string   `json:"description,omitempty"`
 }
 
+// execProps is what the model sees of CodeModeExecInput. command is not in it:
+// the spec keeps that alias for hook policies and trusted rewrites.
 type execProps struct {
-	Code     schemaProp  `json:"code"`
-	Command  schemaProp  `json:"command"`
-	Language *schemaProp `json:"language,omitempty"`
+	Code        schemaProp `json:"code"`
+	Language    schemaProp `json:"language"`
+	RestartSafe schemaProp `json:"restartSafe"`
 }
 
 type objectSchema[P any] struct {
@@ -191,14 +195,17 @@ type objectSchema[P any] struct {
 	AdditionalProperties bool     `json:"additionalProperties"`
 }
 
-// execSchema is {code, command?, language?}. language is a flat string enum of
-// the enabled languages, never a oneOf/anyOf: some providers reject unions.
+// execSchema is {code, language?, restartSafe?}. language is a flat string enum
+// of the enabled languages, never a oneOf/anyOf: some providers reject unions.
+// Its default is the runtime's (config.DefaultLanguage), so the two agree.
 func execSchema(languages []string) json.RawMessage {
+	def := config.Config{Languages: languages}.DefaultLanguage()
 	p := execProps{
-		Code:    schemaProp{Type: "string", Description: "JavaScript or TypeScript program to run. Use return to produce the result."},
-		Command: schemaProp{Type: "string", Description: "Alias of code for hook policies and trusted rewrites; must equal code if both are set."},
+		Code:     schemaProp{Type: "string", Description: "JavaScript or TypeScript program to run. Use return to produce the result."},
+		Language: schemaProp{Type: "string", Enum: languages, Default: def, Description: "Source language; defaults to " + def + "."},
+		RestartSafe: schemaProp{Type: "boolean", Default: false, Description: "Declare read-only work: calls not known to be free of side effects and plugin namespaces are refused, " +
+			"pending calls are never auto-pumped (call wait), and the run is marked safe to repeat after a restart."},
 	}
-	p.Language = &schemaProp{Type: "string", Enum: languages, Description: "Source language; defaults to " + languages[0] + "."}
 	b, _ := json.Marshal(objectSchema[execProps]{Type: "object", Properties: p, Required: []string{"code"}})
 	return b
 }

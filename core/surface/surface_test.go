@@ -228,8 +228,13 @@ func TestExecToolDefinition(t *testing.T) {
 	if strings.Contains(string(exec.InputSchema), "oneOf") || strings.Contains(string(exec.InputSchema), "anyOf") {
 		t.Fatal("union in exec schema")
 	}
-	if _, ok := props["command"]; !ok {
-		t.Fatal("command alias missing")
+	// Spec "exec": command is an alias for hook policies and trusted rewrites,
+	// not part of what the model is shown; restartSafe is.
+	if _, ok := props["command"]; ok {
+		t.Fatal("command alias is model-visible")
+	}
+	if rs, ok := props["restartSafe"].(map[string]any); !ok || rs["type"] != "boolean" {
+		t.Fatal("restartSafe missing")
 	}
 	d := exec.Description
 	for _, want := range []string{"ALL_TOOLS", "tools.search", "tools.describe", "tools.callValue", "tools.call(", "MCP.<server>.<tool>",

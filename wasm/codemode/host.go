@@ -32,6 +32,9 @@ type options struct {
 		Headers map[string]string `json:"headers"`
 	} `json:"serverTools"`
 	Engine string `json:"engine"`
+	// InterruptsPerSecond is the interrupt budget's rate (core.Options); the
+	// Worker's session objects pass the rate measured for V8 in workerd.
+	InterruptsPerSecond int64 `json:"interruptsPerSecond"`
 }
 
 type host struct {
@@ -144,6 +147,8 @@ func (h *host) init(args []js.Value) (string, error) {
 		Tools:      func(context.Context, catalog.Scope) ([]catalog.Tool, error) { return tools, nil },
 		MCPServers: servers,
 		Transcript: &core.Transcript{},
+
+		InterruptsPerSecond: opts.InterruptsPerSecond,
 	}
 	switch opts.Engine {
 	case "", "host":
@@ -182,7 +187,11 @@ func (h *host) exec(args []js.Value) (string, error) {
 	if err := decodeStrict(strArg(args, 0), &in); err != nil {
 		return "", fmt.Errorf("exec: %v", err)
 	}
-	return marshal(rt.Exec(context.Background(), core.CallInfo{CallID: strArg(args, 1)}, in))
+	scope, err := scopeArg(args, 2)
+	if err != nil {
+		return "", fmt.Errorf("exec: %v", err)
+	}
+	return marshal(rt.Exec(context.Background(), core.CallInfo{Scope: scope, CallID: strArg(args, 1)}, in))
 }
 
 func (h *host) wait(args []js.Value) (string, error) {
@@ -194,7 +203,11 @@ func (h *host) wait(args []js.Value) (string, error) {
 	if err := decodeStrict(strArg(args, 0), &in); err != nil {
 		return "", fmt.Errorf("wait: %v", err)
 	}
-	return marshal(rt.Wait(context.Background(), core.CallInfo{CallID: strArg(args, 1)}, in))
+	scope, err := scopeArg(args, 2)
+	if err != nil {
+		return "", fmt.Errorf("wait: %v", err)
+	}
+	return marshal(rt.Wait(context.Background(), core.CallInfo{Scope: scope, CallID: strArg(args, 1)}, in))
 }
 
 func (h *host) surface(args []js.Value) (string, error) {
@@ -202,7 +215,11 @@ func (h *host) surface(args []js.Value) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	s, err := rt.Surface(context.Background(), core.Scope{}, false)
+	scope, err := scopeArg(args, 1)
+	if err != nil {
+		return "", fmt.Errorf("surface: %v", err)
+	}
+	s, err := rt.Surface(context.Background(), scope, false)
 	if err != nil {
 		return "", err
 	}
@@ -284,6 +301,22 @@ func (h *host) transcript(args []js.Value) (string, error) {
 		return `{"entries":[]}`, nil
 	}
 	return marshal(t)
+}
+
+// scopeArg reads the optional scope JSON at args[i] ("" or absent: no scope).
+func scopeArg(args []js.Value, i int) (core.Scope, error) {
+	var sc struct {
+		AgentID    string `json:"agentId"`
+		SessionID  string `json:"sessionId"`
+		SessionKey string `json:"sessionKey"`
+		AgentRunID string `json:"agentRunId"`
+	}
+	if s := strArg(args, i); s != "" {
+		if err := decodeStrict(s, &sc); err != nil {
+			return core.Scope{}, fmt.Errorf("scope: %v", err)
+		}
+	}
+	return core.Scope{AgentID: sc.AgentID, SessionID: sc.SessionID, SessionKey: sc.SessionKey, AgentRunID: sc.AgentRunID}, nil
 }
 
 func marshal(v any) (string, error) {

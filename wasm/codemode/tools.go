@@ -36,7 +36,7 @@ func (h *host) clientTool(app string, s clientSpec) (catalog.Tool, error) {
 		return nil, errors.New("createCodeMode: app is required with clientTools (client tool ids are client:<app>:<name>)")
 	}
 	spec := catalog.Spec{Name: s.Name, Label: s.Label, Description: s.Description, Parameters: s.Parameters,
-		Source: catalog.SourceClient, Owner: app, Origin: catalog.OriginClient, SideEffects: !s.ReadOnly}
+		Source: catalog.SourceClient, Owner: app, Origin: catalog.OriginClient, ReadOnly: s.ReadOnly}
 	return &clientTool{h: h, spec: spec, id: catalog.ToolID(spec)}, nil
 }
 

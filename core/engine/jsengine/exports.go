@@ -5,6 +5,7 @@ package jsengine
 import (
 	"runtime"
 	"sync"
+	"time"
 )
 
 // QuickJS's imports land here: hostjs/hostengine.js binds each of the module's
@@ -12,6 +13,11 @@ import (
 // host_interrupt, the frequent ones, have their own typed entry points; the
 // rest share codemode_import with float64 arguments (every value the ABI passes
 // there fits a float64 exactly).
+
+// yieldEvery bounds how often a spinning guest yields to other goroutines.
+const yieldEvery = 2 * time.Millisecond
+
+var lastYield time.Time
 
 var (
 	liveMu sync.Mutex
@@ -48,8 +54,12 @@ func exportHostInterrupt(id int32) int32 {
 	in.host.CallImport(in.mod.interruptIndex, st)
 	// GOOS=js has one thread and a spinning guest never returns to the Go
 	// scheduler on its own: let other goroutines (another run, an abort, an
-	// expired timer) advance at each interrupt check.
-	runtime.Gosched()
+	// expired timer) advance, at most every yieldEvery so guest compute does
+	// not pay for a scheduler pass at each of QuickJS's interrupt checks.
+	if now := time.Now(); now.Sub(lastYield) >= yieldEvery {
+		lastYield = now
+		runtime.Gosched()
+	}
 	return int32(uint32(st[0]))
 }
 

@@ -76,6 +76,27 @@ var checkOptions = api.TransformOptions{
 // functions for lowered syntax (decorators, `using`, ...) are placed at the top
 // of the returned body, where function hoisting and `var` make them work.
 func Transform(src string) (string, error) {
+	js, _, err := transform(src, options)
+	return js, err
+}
+
+// TransformMapped is Transform plus the map from the returned body's positions
+// back to src, so guest stack traces can name TypeScript lines.
+func TransformMapped(src string) (string, *LineMap, error) {
+	opts := options
+	opts.Sourcemap = api.SourceMapExternal
+	js, res, err := transform(src, opts)
+	if err != nil {
+		return "", nil, err
+	}
+	lm, err := newLineMap(res.Map, string(res.Code))
+	if err != nil {
+		return "", nil, err
+	}
+	return js, lm, nil
+}
+
+func transform(src string, options api.TransformOptions) (string, api.TransformResult, error) {
 	transforms.Add(1)
 	src = liftNamespaces(src)
 	// The two parses are independent; on a multi-core host running them at
@@ -86,12 +107,13 @@ func Transform(src string) (string, error) {
 	res := api.Transform(wrapOpen+src+wrapClose, options)
 	checkErr := <-selfContained
 	if len(res.Errors) > 0 {
-		return "", diagnostic(src, res.Errors)
+		return "", res, diagnostic(src, res.Errors)
 	}
 	if checkErr != nil {
-		return "", checkErr
+		return "", res, checkErr
 	}
-	return unwrap(string(res.Code))
+	js, err := unwrap(string(res.Code))
+	return js, res, err
 }
 
 // checkSelfContained rejects a cell that closes the wrapper early, such as

@@ -9,9 +9,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/codemode-go/codemode/core/catalog"
@@ -96,12 +98,30 @@ func decodeStrict(in json.RawMessage, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(in))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return err
+		return inputError(err)
 	}
 	if dec.More() {
 		return fmt.Errorf("trailing data after the input object")
 	}
 	return nil
+}
+
+// inputError words a decoding error for the model: the field and what it
+// must be, never the Go type the input was decoded into.
+func inputError(err error) error {
+	var te *json.UnmarshalTypeError
+	var se *json.SyntaxError
+	switch {
+	case errors.As(err, &te) && te.Field != "":
+		return fmt.Errorf("field %q must not be a JSON %s", te.Field, te.Value)
+	case errors.As(err, &te):
+		return fmt.Errorf("the input must be an object, not a JSON %s", te.Value)
+	case errors.As(err, &se):
+		return fmt.Errorf("the input is not valid JSON")
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		return fmt.Errorf("unknown field %s", strings.TrimPrefix(err.Error(), "json: unknown field "))
+	}
+	return fmt.Errorf("the input does not match the tool's parameters")
 }
 
 func (t *listTool) Execute(ctx context.Context, call catalog.Call) (catalog.Result, error) {

@@ -1,0 +1,26 @@
+//go:build !codemode_relayonly
+
+package core
+
+import (
+	"context"
+
+	"github.com/codemode-go/codemode/core/engine"
+	"github.com/codemode-go/codemode/core/engine/wazeroengine"
+	"github.com/codemode-go/codemode/core/internal/tsx"
+)
+
+// transformTS compiles a TypeScript cell to JavaScript (esbuild's Go API).
+func transformTS(src string) (string, lineMap, error) {
+	js, lm, err := tsx.TransformMapped(src)
+	if lm == nil { // never a typed nil inside the interface
+		return js, nil, err
+	}
+	return js, lm, err
+}
+
+// newWazero is the default engine: wazero, compiler natively, interpreter on
+// request or under GOARCH=wasm.
+func newWazero(ctx context.Context, interpreter bool, pages uint32) (engine.Engine, error) {
+	return wazeroengine.New(ctx, wazeroengine.Options{Interpreter: interpreter, MaxMemoryPages: pages})
+}

@@ -1,0 +1,111 @@
+package worker
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/edge"
+	json "github.com/goccy/go-json"
+)
+
+// WorkerdInterruptsPerSecond is how many QuickJS interrupt checks a busy cell
+// makes per second of CPU in the session object's core: QuickJS on V8 through
+// hostjs inline mode, measured at 19,500-21,000 per CPU second (Node's V8, the
+// same core and engine code; workerd's wall-clock timings under the same load
+// match; tests/bench/RESULTS.md). The interrupt budget is timeoutMs worth of
+// them, so while(true){} with timeoutMs 1000 ends as timeout after about 1 s of
+// CPU even where the clock stands still during CPU work.
+const WorkerdInterruptsPerSecond = 20000
+
+// Env names the Worker's variables and secrets (wrangler.jsonc "vars",
+// `wrangler secret put`).
+const (
+	// EnvConfig is the server config document (JSON or JSON5); the front reads
+	// tools.codeMode from it.
+	EnvConfig = "CODEMODE_CONFIG"
+	// EnvTokens is a secret: a JSON array of {principal, token}.
+	EnvTokens = "CODEMODE_TOKENS"
+	// EnvNoAuth set to "true" serves without tokens (local development only).
+	EnvNoAuth = "CODEMODE_INSECURE_NO_AUTH"
+	// EnvMCPServers is a JSON object {name: {url, headers?}} of remote MCP
+	// servers reached over Streamable HTTP with fetch.
+	EnvMCPServers = "CODEMODE_MCP_SERVERS"
+	// EnvExampleTools set to "false" leaves the example toolset out.
+	EnvExampleTools = "CODEMODE_EXAMPLE_TOOLS"
+	// EnvAllowedOrigins is a comma-separated CORS allow list.
+	EnvAllowedOrigins = "CODEMODE_ALLOWED_ORIGINS"
+	// EnvInterruptsPerSecond overrides WorkerdInterruptsPerSecond.
+	EnvInterruptsPerSecond = "CODEMODE_INTERRUPTS_PER_SECOND"
+)
+
+// MCPServer is one remote MCP server of EnvMCPServers.
+type MCPServer struct {
+	URL     string            `json:"url"`
+	Headers map[string]string `json:"headers,omitempty"`
+}
+
+// Settings is the front's configuration, read from the Worker's env.
+type Settings struct {
+	CodeMode            config.Config
+	Tokens              []edge.Token
+	NoAuth              bool
+	MCPServers          map[string]MCPServer
+	ExampleTools        bool
+	AllowedOrigins      []string
+	InterruptsPerSecond int64
+}
+
+// ErrNoTokens is the answer of a Worker configured without tokens: a deployed
+// Worker is reachable by anyone, so it serves nothing until it has some.
+var ErrNoTokens = errors.New("the Worker has no bearer tokens: set the secret " + EnvTokens +
+	` to [{"principal":"...","token":"..."}] (wrangler secret put ` + EnvTokens + `), or ` + EnvNoAuth + `=true for local development`)
+
+// ReadSettings reads the front's settings through getenv. Errors name the
+// variable; the config's own errors name the field.
+func ReadSettings(getenv func(string) string) (Settings, error) {
+	s := Settings{ExampleTools: getenv(EnvExampleTools) != "false", NoAuth: getenv(EnvNoAuth) == "true",
+		InterruptsPerSecond: WorkerdInterruptsPerSecond}
+	var err error
+	if s.CodeMode, err = config.Parse([]byte(getenv(EnvConfig))); err != nil {
+		return s, fmt.Errorf("%s: %w", EnvConfig, err)
+	}
+	if !s.CodeMode.Enabled {
+		return s, fmt.Errorf("%s: tools.codeMode.enabled must be true in the Worker", EnvConfig)
+	}
+	if t := getenv(EnvTokens); t != "" {
+		if err := json.Unmarshal([]byte(t), &s.Tokens); err != nil {
+			return s, fmt.Errorf("%s must be a JSON array of {principal, token}", EnvTokens)
+		}
+	}
+	if len(s.Tokens) == 0 && !s.NoAuth {
+		return s, ErrNoTokens
+	}
+	if m := getenv(EnvMCPServers); m != "" {
+		if err := json.Unmarshal([]byte(m), &s.MCPServers); err != nil {
+			return s, fmt.Errorf("%s must be a JSON object {name: {url, headers?}}", EnvMCPServers)
+		}
+		for name, srv := range s.MCPServers {
+			u, err := url.Parse(srv.URL)
+			if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+				return s, fmt.Errorf("%s: server %q needs an http(s) url", EnvMCPServers, name)
+			}
+		}
+	}
+	if o := strings.TrimSpace(getenv(EnvAllowedOrigins)); o != "" {
+		for _, p := range strings.Split(o, ",") {
+			s.AllowedOrigins = append(s.AllowedOrigins, strings.TrimSpace(p))
+		}
+	}
+	if v := getenv(EnvInterruptsPerSecond); v != "" {
+		n, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || n < 1 {
+			return s, fmt.Errorf("%s must be a positive integer", EnvInterruptsPerSecond)
+		}
+		s.InterruptsPerSecond = n
+	}
+	return s, nil
+}

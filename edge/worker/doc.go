@@ -1,0 +1,18 @@
+// Package worker runs the Code Mode HTTP API in Cloudflare Workers.
+//
+// syumai/workers starts a new Go instance for every request, so nothing in a
+// Go heap survives from exec to wait. The front (package main in ./front) is
+// the edge handler served by syumai/workers: auth, bad-input answers, CORS and
+// routing are edge's, unchanged. Its edge.Runtime is a Forwarder: Exec, Wait
+// and Surface go to the Durable Object of the caller's session (named from the
+// principal, the agent and the session id, see ObjectName), which holds one
+// long-lived core (hostjs inline mode, src/session.mjs) and its suspended runs;
+// Catalog and CallTool are answered by a RelayOnly core over the Worker's Go
+// tools (the example toolset and remote MCP servers over Streamable HTTP), and
+// the session's core reaches those tools through the same /v1/catalog and
+// /v1/tools/call routes.
+//
+// A failure of the object itself (its CPU limit, an eviction during a request,
+// a deploy) is answered as a failed CodeModeResult, never a 500: see
+// ObjectFailure.
+package worker

@@ -1,0 +1,175 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/codemode-go/codemode/core"
+	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/core/surface"
+	"github.com/codemode-go/codemode/edge"
+	json "github.com/goccy/go-json"
+)
+
+// Request is one operation forwarded to a session's Durable Object.
+type Request struct {
+	// Object is the object's name (ObjectName).
+	Object string
+	// Op is "exec", "wait" or "surface".
+	Op string
+	// Body is the JSON message (see message).
+	Body []byte
+	// RelayAuth is the caller's Authorization header: the object's core sends it
+	// back with its relayed server-tool calls, which the front authenticates
+	// like any other request.
+	RelayAuth string
+}
+
+// Sender delivers a Request to its object and returns the object's JSON answer.
+// An error is a failure of the object or of the way to it, never of the cell.
+type Sender func(ctx context.Context, req Request) ([]byte, error)
+
+// message is the body the session object (src/session.mjs) reads.
+type message struct {
+	Principal string     `json:"principal"`
+	Scope     core.Scope `json:"scope"`
+	Input     any        `json:"input,omitempty"`
+	Format    string     `json:"format,omitempty"`
+	// Config is tools.codeMode for the object's core, which starts on the
+	// object's first request (one parser, the front's, reads the Worker's config).
+	Config              config.Config `json:"config"`
+	TTLSeconds          int           `json:"ttlSeconds"`
+	InterruptsPerSecond int64         `json:"interruptsPerSecond,omitempty"`
+}
+
+// Forwarder is the front's edge.Runtime: Exec, Wait and Surface run in the
+// session's Durable Object, Catalog and CallTool in Relay, a RelayOnly core
+// over the Worker's Go tools.
+type Forwarder struct {
+	// Relay answers Catalog, CallTool and Config; build it with
+	// core.Options.RelayOnly, so no request pays for loading QuickJS.
+	Relay *core.Runtime
+	// Send reaches the objects (the Durable Object namespace binding in the
+	// Worker; see NewObjectSender).
+	Send Sender
+	// InterruptsPerSecond is the interrupt budget's rate for the object's core
+	// (measured for V8 in workerd; see tests/bench/RESULTS.md).
+	InterruptsPerSecond int64
+}
+
+var _ edge.Runtime = (*Forwarder)(nil)
+
+type relayAuthKey struct{}
+
+// WithRelayAuth stores the caller's Authorization header in ctx, for Forwarder
+// to hand to the object.
+func WithRelayAuth(ctx context.Context, auth string) context.Context {
+	return context.WithValue(ctx, relayAuthKey{}, auth)
+}
+
+func relayAuth(ctx context.Context) string {
+	s, _ := ctx.Value(relayAuthKey{}).(string)
+	return s
+}
+
+// Exec forwards a cell to the session's object.
+func (f *Forwarder) Exec(ctx context.Context, call core.CallInfo, in core.ExecInput) core.Result {
+	return f.result(ctx, "exec", call, in)
+}
+
+// Wait forwards a wait to the session's object. After an eviction the object
+// is new and its core has no such run: it answers invalid_input, as for any
+// unknown or expired runId.
+func (f *Forwarder) Wait(ctx context.Context, call core.CallInfo, in core.WaitInput) core.Result {
+	return f.result(ctx, "wait", call, in)
+}
+
+func (f *Forwarder) result(ctx context.Context, op string, call core.CallInfo, input any) core.Result {
+	b, err := f.send(ctx, op, call.Principal, call.Scope, input, "")
+	if err != nil {
+		return ObjectFailure(err)
+	}
+	var res core.Result
+	if err := json.Unmarshal(b, &res); err != nil || res.Status == "" {
+		return unavailable("the session's answer was not a Code Mode result")
+	}
+	return res
+}
+
+// Surface asks the session's object for its model-visible tools (its core
+// knows the JavaScript tools registered there); edge renders the formats.
+func (f *Forwarder) Surface(ctx context.Context, scope core.Scope, disableTools bool) (surface.Surface, error) {
+	if disableTools {
+		return surface.Surface{Tools: []surface.ToolDef{}}, nil
+	}
+	b, err := f.send(ctx, "surface", edge.Principal(ctx), scope, nil, "plain")
+	if err != nil {
+		return surface.Surface{}, err
+	}
+	var tools []surface.ToolDef
+	if err := json.Unmarshal(b, &tools); err != nil {
+		var wrapped struct {
+			Tools []surface.ToolDef `json:"tools"`
+		}
+		if err := json.Unmarshal(b, &wrapped); err != nil {
+			return surface.Surface{}, errors.New("the session's surface was not a tool list")
+		}
+		tools = wrapped.Tools
+	}
+	active := false
+	for _, t := range tools {
+		active = active || t.Name == surface.ExecToolName
+	}
+	return surface.Surface{Active: active, Tools: tools}, nil
+}
+
+// Catalog is the Worker's Go tools, for the session cores that relay to them.
+func (f *Forwarder) Catalog(ctx context.Context, scope core.Scope) (core.RemoteCatalog, error) {
+	return f.Relay.Catalog(ctx, scope)
+}
+
+// CallTool runs one of the Worker's Go tools through the relay core's catalog.
+func (f *Forwarder) CallTool(ctx context.Context, call core.CallInfo, id string, input json.RawMessage) (catalog.Result, *core.ToolError) {
+	return f.Relay.CallTool(ctx, call, id, input)
+}
+
+// Config is the Worker's tools.codeMode.
+func (f *Forwarder) Config() config.Config { return f.Relay.Config() }
+
+func (f *Forwarder) send(ctx context.Context, op, principal string, scope core.Scope, input any, format string) ([]byte, error) {
+	cfg := f.Relay.Config()
+	body, err := json.Marshal(message{
+		Principal: principal, Scope: scope, Input: input, Format: format,
+		Config: cfg, TTLSeconds: cfg.SnapshotTtlSeconds, InterruptsPerSecond: f.InterruptsPerSecond,
+	})
+	if err != nil {
+		return nil, err
+	}
+	return f.Send(ctx, Request{Object: ObjectName(principal, scope), Op: op, Body: body, RelayAuth: relayAuth(ctx)})
+}
+
+// ObjectFailure turns a failure of the Durable Object (not of the cell) into
+// the result the client sees: the Worker's CPU limit (limits.cpu_ms), which
+// ends a long built-in that never reaches QuickJS's interrupt, is the cell's
+// timeout; anything else (memory limit, a reset by a deploy, a lost
+// connection) is runtime_unavailable. Never a 500, never the platform's text.
+func ObjectFailure(err error) core.Result {
+	msg := strings.ToLower(err.Error())
+	if strings.Contains(msg, "cpu") || strings.Contains(msg, "time limit") {
+		return core.Result{Status: core.StatusFailed, Code: core.CodeTimeout,
+			Error:     "code mode cell exceeded the Worker's CPU limit (limits.cpu_ms) while running guest code.",
+			Telemetry: emptyTelemetry()}
+	}
+	return unavailable("the session's Durable Object failed or was reset; suspended runs of this session are gone.")
+}
+
+func unavailable(why string) core.Result {
+	return core.Result{Status: core.StatusFailed, Code: core.CodeRuntimeUnavailable,
+		Error: "code mode runtime unavailable: " + why, Telemetry: emptyTelemetry()}
+}
+
+func emptyTelemetry() core.Telemetry {
+	return core.Telemetry{ModelVisibleTools: []string{}}
+}

@@ -1,0 +1,58 @@
+//go:build js && wasm
+
+// Command front is the Cloudflare Worker's Go front, served by syumai/workers:
+// a new Go instance per request (see package worker). Build it with
+// ./build.sh worker; index.mjs runs it for every fetch.
+package main
+
+import (
+	"log/slog"
+	"net/http"
+	"os"
+	"syscall/js"
+
+	"github.com/codemode-go/codemode/edge/worker"
+	json "github.com/goccy/go-json"
+	"github.com/syumai/workers"
+	"github.com/syumai/workers/cloudflare"
+	"github.com/syumai/workers/cloudflare/fetch"
+)
+
+// Binding is the Durable Object namespace of the sessions (wrangler.jsonc).
+const Binding = "CODEMODE_SESSION"
+
+func main() {
+	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	workers.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s, err := worker.ReadSettings(cloudflare.Getenv)
+		if err != nil {
+			unavailable(w, err.Error())
+			return
+		}
+		send, err := worker.NewObjectSender(Binding)
+		if err != nil {
+			unavailable(w, err.Error())
+			return
+		}
+		// net/http's own fetch transport calls fetch on the runtime-context
+		// proxy ("Illegal invocation" in workerd): call it on globalThis.
+		client := fetch.NewClient(fetch.WithBinding(js.Global().Get("globalThis"))).HTTPClient(fetch.RedirectModeFollow)
+		h, closeAll, err := worker.NewFront(r.Context(), r.URL.Path, worker.FrontOptions{
+			Settings: s, Send: send, Client: client, Logger: logger,
+		})
+		if err != nil {
+			unavailable(w, "the Worker could not start: "+err.Error())
+			return
+		}
+		defer closeAll()
+		h.ServeHTTP(w, r)
+	}))
+}
+
+// unavailable answers a misconfigured Worker in the API's error shape.
+func unavailable(w http.ResponseWriter, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusServiceUnavailable)
+	b, _ := json.Marshal(map[string]any{"error": map[string]string{"code": "unavailable", "message": msg}})
+	w.Write(b)
+}

@@ -1,0 +1,130 @@
+// CodeModeSession: the Durable Object that holds one long-lived Code Mode core
+// per session. The Go front (a new Go instance per request, see index.mjs)
+// authenticates and validates every request, then forwards exec, wait and
+// surface here; suspended runs live in this object's memory, so a wait in a
+// later request finds the run its exec left behind.
+//
+// The core is hostjs's inline mode, the same API a page uses, with
+// codemode.wasm and quickjs.wasm imported as modules (workerd refuses to
+// compile bytes at run time). Snapshots stay in memory as the spec requires:
+// nothing is written to storage. When the object is evicted (idle, deploy,
+// runtime update) its runs are gone and a wait answers invalid_input, which is
+// what the core says about any unknown run.
+import { DurableObject } from "cloudflare:workers";
+import { openCore } from "./core.mjs";
+import { RunTracker } from "./runs.mjs";
+
+/** The core's answer for an unknown, expired or foreign runId (core/store.go). */
+export const UNAVAILABLE = "code mode run is unavailable or expired.";
+
+/** Forwarded operations the front may ask for. */
+const OPS = new Set(["exec", "wait", "surface"]);
+
+export class CodeModeSession extends DurableObject {
+  /** @type {Promise<any> | null} the core, started on the first request */
+  #core = null;
+  /** the principal this object belongs to (its name is derived from it) */
+  #principal = null;
+  /** Authorization of the latest forwarded request: server-tool relays reuse it */
+  #auth = { value: "" };
+  #runs;
+
+  constructor(ctx, env) {
+    super(ctx, env);
+    // A pending interval keeps the object in memory while it holds suspended
+    // runs (compatibility date 2026-10-01: pending timers prevent eviction).
+    this.#runs = new RunTracker({
+      setInterval: (fn, ms) => setInterval(fn, ms),
+      clearInterval: (t) => clearInterval(t),
+      now: () => Date.now(),
+    });
+  }
+
+  async fetch(request) {
+    const op = new URL(request.url).pathname.replace(/^\/+/, "");
+    if (request.method !== "POST" || !OPS.has(op)) {
+      return fail(404, "not_found", "unknown session operation");
+    }
+    let msg;
+    try {
+      msg = await request.json();
+    } catch {
+      return fail(400, "invalid_request", "the forwarded body is not JSON");
+    }
+    if (typeof msg?.principal !== "string" || typeof msg.scope !== "object" || msg.scope === null) {
+      return fail(400, "invalid_request", "the forwarded body needs principal and scope");
+    }
+    // The object's name comes from principal + agent + session, so another
+    // principal never reaches it; refuse anyway if the front ever got it wrong.
+    if (this.#principal !== null && this.#principal !== msg.principal) {
+      return fail(403, "forbidden", "this session belongs to another principal");
+    }
+    this.#principal = msg.principal;
+    this.#auth.value = request.headers.get("x-codemode-relay-auth") ?? "";
+    if (op === "wait" && !this.#core) {
+      // A new object (first request, or after an eviction or a deploy) holds
+      // no runs: answer at once, as the core answers an unknown runId, instead
+      // of starting a core only to say so.
+      return Response.json(failedResult("invalid_input", UNAVAILABLE));
+    }
+    let cm;
+    try {
+      cm = await this.#open(msg);
+    } catch (err) {
+      this.#core = null; // the next request tries again
+      console.error("code mode core failed to start:", err?.message ?? String(err));
+      return Response.json(failedResult("runtime_unavailable", "code mode runtime unavailable: the session's core could not start"));
+    }
+    try {
+      return await this.#serve(op, cm, msg);
+    } catch (err) {
+      // The core answers every cell with a result; an exception here is the
+      // glue's own failure: report it without losing the object's other runs.
+      console.error(`session ${op} failed:`, err?.message ?? String(err));
+      return Response.json(failedResult("internal_error", "code mode could not complete this request in the session object."));
+    }
+  }
+
+  async #serve(op, cm, msg) {
+    switch (op) {
+      case "exec": {
+        const result = await cm.exec(msg.input ?? {}, { scope: msg.scope });
+        this.#runs.observe(result, null, msg.ttlSeconds);
+        return Response.json(result);
+      }
+      case "wait": {
+        const result = await cm.wait(msg.input ?? {}, { scope: msg.scope });
+        this.#runs.observe(result, msg.input?.runId, msg.ttlSeconds);
+        return Response.json(result);
+      }
+      case "surface":
+        return Response.json(await cm.surface(msg.format ?? "plain", { scope: msg.scope }));
+    }
+  }
+
+  /** The core, started once per object life from the front's codeMode config. */
+  #open(msg) {
+    if (!this.#core) {
+      this.#core = openCore({
+        env: this.env,
+        exports: this.ctx.exports,
+        config: msg.config ?? {},
+        auth: this.#auth,
+        interruptsPerSecond: msg.interruptsPerSecond,
+      });
+    }
+    return this.#core;
+  }
+}
+
+/** A failed CodeModeResult for failures the core never saw. */
+export function failedResult(code, error) {
+  return {
+    status: "failed", error, code,
+    telemetry: { catalogSize: 0, catalogBySource: { openclaw: 0, mcp: 0, client: 0 }, searchCount: 0, describeCount: 0, callCount: 0, modelVisibleTools: [] },
+  };
+}
+
+function fail(status, code, message) {
+  return Response.json({ error: { code, message } }, { status });
+}

@@ -1,0 +1,151 @@
+package worker_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/codemode-go/codemode/core"
+	"github.com/codemode-go/codemode/edge/worker"
+	json "github.com/goccy/go-json"
+)
+
+func TestObjectNameSeparatesEveryPart(t *testing.T) {
+	a := worker.ObjectName("p", core.Scope{AgentID: "a:b", SessionID: "c"})
+	b := worker.ObjectName("p", core.Scope{AgentID: "a", SessionID: "b:c"})
+	c := worker.ObjectName("q", core.Scope{AgentID: "a:b", SessionID: "c"})
+	same := worker.ObjectName("p", core.Scope{AgentID: "a:b", SessionID: "c", SessionKey: "other", AgentRunID: "x"})
+	if a == b || a == c || len(a) != 64 {
+		t.Fatalf("names collide or are malformed: %s %s %s", a, b, c)
+	}
+	if a != same {
+		t.Fatal("session key and agent run id must not pick another object (the core checks them)")
+	}
+}
+
+// The failures a Durable Object stub rejects with (workerd's texts) become
+// results, never a 500: the CPU limit is the cell's timeout.
+func TestObjectFailureAnswers(t *testing.T) {
+	for _, c := range []struct {
+		err  string
+		code core.ErrorCode
+	}{
+		{"Error: Worker exceeded CPU time limit.", core.CodeTimeout},
+		{"Durable Object exceeded its CPU time limit and was reset.", core.CodeTimeout},
+		{"Worker has exceeded memory limit.", core.CodeRuntimeUnavailable},
+		{"Durable Object reset because its code was updated.", core.CodeRuntimeUnavailable},
+		{"Network connection lost.", core.CodeRuntimeUnavailable},
+	} {
+		r := worker.ObjectFailure(errors.New(c.err))
+		if r.Status != core.StatusFailed || r.Code != c.code || strings.Contains(r.Error, c.err) {
+			t.Errorf("%q -> %+v", c.err, r)
+		}
+		b, _ := json.Marshal(r)
+		if !strings.Contains(string(b), `"modelVisibleTools":[]`) {
+			t.Errorf("telemetry shape: %s", b)
+		}
+	}
+}
+
+func settings(over map[string]string) func(string) string {
+	base := map[string]string{
+		worker.EnvConfig: `{tools: {codeMode: {enabled: true, timeoutMs: 1000}}}`,
+		worker.EnvTokens: `[{"principal":"alice","token":"alice-token-0123456789"}]`,
+	}
+	for k, v := range over {
+		base[k] = v
+	}
+	return func(k string) string { return base[k] }
+}
+
+func TestReadSettings(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		over map[string]string
+		want string // error substring, "" for success
+	}{
+		{"defaults", nil, ""},
+		{"no tokens", map[string]string{worker.EnvTokens: ""}, "has no bearer tokens"},
+		{"no tokens allowed locally", map[string]string{worker.EnvTokens: "", worker.EnvNoAuth: "true"}, ""},
+		{"bad tokens", map[string]string{worker.EnvTokens: `{"a":1}`}, worker.EnvTokens},
+		{"disabled", map[string]string{worker.EnvConfig: `{tools: {codeMode: {enabled: false}}}`}, "enabled must be true"},
+		{"bad config", map[string]string{worker.EnvConfig: `{tools: {codeMode: {enabled: true, timeoutMs: 5}}}`}, "timeoutMs"},
+		{"bad mcp url", map[string]string{worker.EnvMCPServers: `{"x": {"url": "file:///etc"}}`}, "http(s) url"},
+		{"bad rate", map[string]string{worker.EnvInterruptsPerSecond: "0"}, worker.EnvInterruptsPerSecond},
+		{"rate", map[string]string{worker.EnvInterruptsPerSecond: "1500"}, ""},
+	} {
+		s, err := worker.ReadSettings(settings(c.over))
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%s: %v", c.name, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%s: got %v, want an error naming %q", c.name, err, c.want)
+		case c.name == "rate" && s.InterruptsPerSecond != 1500:
+			t.Errorf("rate: %d", s.InterruptsPerSecond)
+		}
+	}
+}
+
+// The front over a Sender whose object fails: exec and wait answer 200 with a
+// failed result, while catalog and tools/call are served by the front itself.
+func TestFrontAnswersObjectFailuresAndServesRelays(t *testing.T) {
+	s, err := worker.ReadSettings(settings(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []worker.Request
+	send := func(_ context.Context, r worker.Request) ([]byte, error) {
+		got = append(got, r)
+		return nil, errors.New("Error: Worker exceeded CPU time limit.")
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h, closeAll, err := worker.NewFront(r.Context(), r.URL.Path, worker.FrontOptions{Settings: s, Send: send})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer closeAll()
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	do := func(method, path, body string) (int, string) {
+		req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+		req.Header.Set("Authorization", "Bearer alice-token-0123456789")
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	st, body := do("POST", "/v1/exec", `{"code":"while(true){}","scope":{"agentId":"a","sessionId":"s"}}`)
+	if st != 200 || !strings.Contains(body, `"code":"timeout"`) || !strings.Contains(body, "limits.cpu_ms") {
+		t.Fatalf("exec: %d %s", st, body)
+	}
+	if len(got) != 1 || got[0].Op != "exec" || got[0].RelayAuth != "Bearer alice-token-0123456789" ||
+		got[0].Object != worker.ObjectName("alice", core.Scope{AgentID: "a", SessionID: "s"}) {
+		t.Fatalf("forwarded: %+v", got)
+	}
+	var msg map[string]any
+	json.Unmarshal(got[0].Body, &msg)
+	if msg["principal"] != "alice" || msg["ttlSeconds"] != float64(900) {
+		t.Fatalf("message: %s", got[0].Body)
+	}
+	if st, body := do("GET", "/v1/catalog", ""); st != 200 || !strings.Contains(body, "openclaw:core:sleep_ms") {
+		t.Fatalf("catalog: %d %.200s", st, body)
+	}
+	if st, body := do("POST", "/v1/tools/call", `{"id":"openclaw:core:echo","input":{"message":"m"},"scope":{}}`); st != 200 || !strings.Contains(body, `"message":"m"`) {
+		t.Fatalf("tools/call: %d %s", st, body)
+	}
+	if st, _ := do("POST", "/v1/exec", `{"code":1,"scope":{}}`); st != 400 {
+		t.Fatalf("bad input must be edge's 400, got %d", st)
+	}
+}

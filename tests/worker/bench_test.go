@@ -1,0 +1,257 @@
+package worker
+
+import (
+	"bytes"
+	"compress/gzip"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/codemode-go/codemode/edge/worker"
+)
+
+// The Worker's figures (./build.sh bench-worker; tests/bench/RESULTS.md):
+// bundle size, cold start, warm exec latency, CPU per trivial exec and per
+// front request, the interrupt budget's rate on V8 in workerd, and the memory
+// of an object holding 64 suspended runs. CPU is read from /proc for every
+// process of wrangler's group (workerd runs the front and the objects), at
+// 10 ms resolution, so each figure is a mean over many requests.
+func BenchmarkWorker(b *testing.B) {
+	if b.N > 1 {
+		b.Skip("run with -benchtime 1x")
+	}
+	raw, gz := bundleSize(b)
+	b.Logf("bundle: %.1f MiB raw (limit 64 MiB: %.0f%%), %.1f MiB gzip", mib(raw), 100*float64(raw)/(64<<20), mib(gz))
+
+	var cold []time.Duration
+	for i := 0; i < 3; i++ {
+		sc := scope{"agentId": "bench", "sessionId": fmt.Sprintf("cold-%d-%d", time.Now().UnixNano(), i)}
+		start := time.Now()
+		if m := exec1b(b, sc, "return 1"); m["status"] != "completed" {
+			b.Fatalf("cold exec: %v", m)
+		}
+		cold = append(cold, time.Since(start))
+	}
+	b.Logf("cold start (first exec in a new object): median %v of %v", median(cold), cold)
+
+	sc := scope{"agentId": "bench", "sessionId": fmt.Sprintf("warm-%d", time.Now().UnixNano())}
+	exec1b(b, sc, "return 1")
+	const n = 20
+	var warm []time.Duration
+	c0 := groupCPU(b)
+	for i := 0; i < n; i++ {
+		start := time.Now()
+		exec1b(b, sc, "return 1 + 1")
+		warm = append(warm, time.Since(start))
+	}
+	execCPU := (groupCPU(b) - c0) / n
+	b.Logf("warm trivial exec: median %v, p90 %v; CPU %v per exec (front + object)", median(warm), pct(warm, 0.9), execCPU)
+
+	c0 = groupCPU(b)
+	for i := 0; i < n; i++ {
+		resp, err := http.Get(env.url + "/healthz")
+		if err != nil {
+			b.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	frontCPU := (groupCPU(b) - c0) / n
+	b.Logf("front request (/healthz: a new Go instance of the front): CPU %v per request", frontCPU)
+
+	// The configured budget: while(true) with the test's timeoutMs.
+	c0 = groupCPU(b)
+	start := time.Now()
+	if m := exec1b(b, sc, "while (true) {}"); m["code"] != "timeout" {
+		b.Fatalf("while(true): %v", m)
+	}
+	b.Logf("while(true) with timeoutMs %d at %d checks/s: timeout after %v wall, %v CPU (one exec's own CPU subtracted)",
+		testTimeoutMs, configuredRate(), time.Since(start).Round(time.Millisecond), groupCPU(b)-c0-execCPU)
+
+	rss0, _ := groupMem(b)
+	msc := scope{"agentId": "bench", "sessionId": fmt.Sprintf("mem-%d", time.Now().UnixNano())}
+	exec1b(b, msc, "return 1")
+	rss1, _ := groupMem(b)
+	for i := 0; i < 64; i++ {
+		if m := exec1b(b, msc, fmt.Sprintf("const a = Array.from({length: 1000}, (_, i) => i * %d); await yield_control('hold'); return a.length", i)); m["status"] != "waiting" {
+			b.Fatalf("run %d: %v", i, m)
+		}
+	}
+	rss2, hwm := groupMem(b)
+	b.Logf("memory (workerd RSS): %.1f MiB before the object, %.1f MiB with its core, %.1f MiB with 64 suspended runs (+%.1f MiB); peak %.1f MiB",
+		mib(rss0), mib(rss1), mib(rss2), mib(rss2-rss1), mib(hwm))
+}
+
+// configuredRate is the rate the test Worker runs with (no override var).
+// BenchmarkZInterruptRate calibrates the budget: with timeoutMs 60000 the
+// wall-clock deadline is far away, so a budget of 6,000 checks (100 per
+// second) is what stops while(true); the CPU it burned gives the checks per
+// CPU second of QuickJS on V8 in workerd. Runs last: it restarts the Worker.
+func BenchmarkZInterruptRate(b *testing.B) {
+	env.wrangler.stop()
+	env.config = "{tools: {codeMode: {enabled: true, timeoutMs: 60000}}}"
+	env.extra = []string{"--var", "CODEMODE_INTERRUPTS_PER_SECOND:100"}
+	if err := startWrangler(); err != nil {
+		b.Fatal(err)
+	}
+	sc := scope{"agentId": "bench", "sessionId": fmt.Sprintf("rate-%d", time.Now().UnixNano())}
+	exec1b(b, sc, "return 1")
+	// Warm up: V8 tiers the modules up on background threads, which would
+	// otherwise count. Per-thread CPU: the busiest thread is the one running
+	// the object (background compilation runs on others).
+	for i := 0; i < 2; i++ {
+		exec1b(b, sc, "while (true) {}")
+	}
+	t0 := threadCPU()
+	for i := 0; i < 5; i++ {
+		exec1b(b, sc, "return 1")
+	}
+	one := busiest(t0, threadCPU()) / 5
+	for i := 0; i < 3; i++ {
+		t0 = threadCPU()
+		start := time.Now()
+		m := exec1b(b, sc, "while (true) {}")
+		wall := time.Since(start)
+		spin := busiest(t0, threadCPU()) - one
+		if m["code"] != "timeout" || wall > 50*time.Second {
+			b.Fatalf("the budget did not end while(true) before the deadline: %v after %v", m, wall)
+		}
+		b.Logf("budget 6000 checks: timeout after %v wall, %v CPU on the object's thread (%v per trivial exec subtracted) -> %.0f checks per CPU second",
+			wall.Round(time.Millisecond), spin, one, 6000/spin.Seconds())
+	}
+}
+
+func configuredRate() int64 { return worker.WorkerdInterruptsPerSecond }
+
+func exec1b(b *testing.B, sc scope, code string) map[string]any {
+	b.Helper()
+	st, m := post(b, tokenAlice, "/v1/exec", map[string]any{"code": code, "scope": sc})
+	if st != 200 {
+		b.Fatalf("exec: %d %v", st, m)
+	}
+	return m
+}
+
+func bundleSize(b *testing.B) (raw, gz int64) {
+	files, _ := filepath.Glob(filepath.Join(env.root, "build/worker/*"))
+	var all bytes.Buffer
+	for _, f := range files {
+		if strings.HasSuffix(f, ".wasm") || strings.HasSuffix(f, ".js") || strings.HasSuffix(f, ".mjs") {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			all.Write(data)
+		}
+	}
+	var z bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&z, gzip.BestCompression)
+	w.Write(all.Bytes())
+	w.Close()
+	return int64(all.Len()), int64(z.Len())
+}
+
+// groupPIDs are the processes of wrangler's process group (node and workerd).
+func groupPIDs() []int {
+	pg := env.wrangler.cmd.Process.Pid
+	var pids []int
+	ents, _ := os.ReadDir("/proc")
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+2:]))
+		if len(f) > 3 && f[2] == strconv.Itoa(pg) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// groupCPU is the user+system CPU of workerd (the processes named workerd).
+func groupCPU(b *testing.B) time.Duration {
+	var ticks int64
+	for _, pid := range groupPIDs() {
+		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if !bytes.Contains(stat, []byte("(workerd)")) {
+			continue
+		}
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+2:]))
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		s, _ := strconv.ParseInt(f[12], 10, 64)
+		ticks += u + s
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond
+}
+
+// threadCPU is the CPU of every workerd thread, by thread id.
+func threadCPU() map[string]time.Duration {
+	out := map[string]time.Duration{}
+	for _, pid := range groupPIDs() {
+		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+		for _, t := range tasks {
+			stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, t.Name()))
+			if err != nil {
+				continue
+			}
+			f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+2:]))
+			u, _ := strconv.ParseInt(f[11], 10, 64)
+			s, _ := strconv.ParseInt(f[12], 10, 64)
+			out[fmt.Sprintf("%d/%s", pid, t.Name())] = time.Duration(u+s) * 10 * time.Millisecond
+		}
+	}
+	return out
+}
+
+// busiest is the largest per-thread CPU increase between two readings.
+func busiest(a, b map[string]time.Duration) time.Duration {
+	var m time.Duration
+	for k, v := range b {
+		if d := v - a[k]; d > m {
+			m = d
+		}
+	}
+	return m
+}
+
+// groupMem is workerd's resident and peak resident memory.
+func groupMem(b *testing.B) (rss, hwm int64) {
+	for _, pid := range groupPIDs() {
+		st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+		if !bytes.Contains(st, []byte("Name:\tworkerd")) {
+			continue
+		}
+		for _, line := range strings.Split(string(st), "\n") {
+			f := strings.Fields(line)
+			if len(f) >= 2 && (f[0] == "VmRSS:" || f[0] == "VmHWM:") {
+				kb, _ := strconv.ParseInt(f[1], 10, 64)
+				if f[0] == "VmRSS:" {
+					rss += kb << 10
+				} else {
+					hwm += kb << 10
+				}
+			}
+		}
+	}
+	return rss, hwm
+}
+
+func mib(n int64) float64 { return float64(n) / (1 << 20) }
+
+func median(d []time.Duration) time.Duration { return pct(d, 0.5) }
+
+func pct(d []time.Duration, p float64) time.Duration {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[int(p*float64(len(s)-1))].Round(time.Millisecond)
+}

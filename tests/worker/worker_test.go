@@ -1,0 +1,187 @@
+package worker
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	json "github.com/goccy/go-json"
+)
+
+// One suite, two targets: the black-box HTTP conformance suite that runs
+// against codemode serve runs here against the Worker.
+func TestHTTPConformanceSuiteOnWorkerd(t *testing.T) {
+	cmd := exec.Command("go", "test", "-count=1", "-timeout", "10m", "./tests/httpapi")
+	cmd.Dir = env.root
+	cmd.Env = append(os.Environ(), "CODEMODE_HTTP_URL="+env.url, "CODEMODE_HTTP_TOKEN="+tokenAlice, "CODEMODE_HTTP_TOKEN2="+tokenBob)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("tests/httpapi against workerd failed: %v\n%s", err, out)
+	}
+	t.Logf("%s", strings.TrimSpace(string(out)))
+}
+
+func TestCatalogAndToolsCallServeTheWorkersGoTools(t *testing.T) {
+	req, _ := http.NewRequest("GET", env.url+"/v1/catalog", nil)
+	req.Header.Set("Authorization", "Bearer "+tokenAlice)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	raw, _ := io.ReadAll(resp.Body)
+	var cat struct {
+		Entries []struct {
+			ID string `json:"id"`
+		} `json:"entries"`
+		MCPServers []struct {
+			Name string `json:"name"`
+		} `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(raw, &cat); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("catalog %d: %.300s", resp.StatusCode, raw)
+	}
+	ids := map[string]bool{}
+	for _, e := range cat.Entries {
+		ids[e.ID] = true
+	}
+	for _, want := range []string{"openclaw:core:echo", "openclaw:core:sleep_ms", "mcp:everything:echo"} {
+		if !ids[want] {
+			t.Errorf("catalog lacks %s: %v", want, ids)
+		}
+	}
+	if len(cat.MCPServers) != 1 || cat.MCPServers[0].Name != "everything" {
+		t.Errorf("mcpServers: %+v", cat.MCPServers)
+	}
+	st, m := post(t, tokenAlice, "/v1/tools/call", map[string]any{"id": "openclaw:core:echo", "input": map[string]string{"message": "relayed"}, "scope": sessionScope(t)})
+	if d, _ := m["details"].(map[string]any); st != 200 || d["message"] != "relayed" {
+		t.Fatalf("tools/call: %d %v", st, m)
+	}
+}
+
+// A slow tool makes exec answer waiting; wait, in a later and separate request
+// (a new Go instance of the front each time), finds the run in the session's
+// Durable Object and completes it. Once for a Go tool relayed to the front and
+// once for a JavaScript tool of the object itself.
+func TestSlowToolWaitingThenWaitInALaterRequest(t *testing.T) {
+	for _, c := range []struct{ name, code, want string }{
+		{"go tool", "const r = await tools.sleep_ms({ms: 3500}); return 'slept ' + r.slept", "slept 3500"},
+		{"js tool", "const r = await tools.callValue('client:worker:worker_wait', {ms: 3500}); return 'waited ' + r.waitedMs", "waited 3500"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			sc := sessionScope(t)
+			m := exec1(t, tokenAlice, sc, c.code)
+			if m["status"] != "waiting" {
+				t.Fatalf("exec with timeoutMs %d: %v", testTimeoutMs, m)
+			}
+			id, _ := m["runId"].(string)
+			for i := 0; m["status"] == "waiting" && i < 10; i++ {
+				m = wait1(t, tokenAlice, sc, id)
+			}
+			if m["status"] != "completed" || m["value"] != c.want {
+				t.Fatalf("wait: %v", m)
+			}
+		})
+	}
+}
+
+// while(true){} never reaches a tool or a timer: the wall-clock deadline (local
+// workerd's clock moves) or the interrupt budget (calibrated for V8 in workerd,
+// the only stop in a deployed Worker, whose clock stands still) ends it.
+func TestWhileTrueEndsAsTimeout(t *testing.T) {
+	sc := sessionScope(t)
+	exec1(t, tokenAlice, sc, "return 1") // start the object's core first
+	start := time.Now()
+	m := exec1(t, tokenAlice, sc, "while (true) {}")
+	d := time.Since(start)
+	if m["status"] != "failed" || m["code"] != "timeout" {
+		t.Fatalf("while(true): %v", m)
+	}
+	if d > 3*testTimeoutMs*time.Millisecond+5*time.Second {
+		t.Fatalf("while(true) took %v with timeoutMs %d", d, testTimeoutMs)
+	}
+	if m := exec1(t, tokenAlice, sc, "return 'alive'"); m["value"] != "alive" {
+		t.Fatalf("the session is unusable after a timeout: %v", m)
+	}
+}
+
+// A run belongs to its principal and its scope: another principal and another
+// session (each a different Durable Object) get exactly the unknown-runId
+// answer; another session key reaches the same object, whose core refuses it.
+func TestSecondSessionAndPrincipalCannotWait(t *testing.T) {
+	sc := sessionScope(t)
+	m := exec1(t, tokenAlice, sc, "await yield_control('mine'); return 'owner'")
+	id, _ := m["runId"].(string)
+	if m["status"] != "waiting" || id == "" {
+		t.Fatalf("exec: %v", m)
+	}
+	otherSession := scope{"agentId": sc["agentId"], "sessionId": sc["sessionId"] + "-other", "sessionKey": "k1", "agentRunId": "r1"}
+	otherKey := scope{"agentId": sc["agentId"], "sessionId": sc["sessionId"], "sessionKey": "k2", "agentRunId": "r1"}
+	for _, c := range []struct {
+		name, token string
+		sc          scope
+		says        string
+	}{
+		{"second principal", tokenBob, sc, "unavailable or expired"},
+		{"second session", tokenAlice, otherSession, "unavailable or expired"},
+		{"second session key", tokenAlice, otherKey, ""},
+	} {
+		m := wait1(t, c.token, c.sc, id)
+		if m["status"] != "failed" || m["code"] != "invalid_input" || !strings.Contains(fmt.Sprint(m["error"]), c.says) {
+			t.Errorf("%s: %v", c.name, m)
+		}
+	}
+	if m := wait1(t, tokenAlice, sc, id); m["status"] != "completed" || m["value"] != "owner" {
+		t.Fatalf("the owner's wait: %v", m)
+	}
+}
+
+// A remote MCP server over Streamable HTTP (server-everything on 127.0.0.1),
+// reached with fetch by the front and relayed into the session's core, is
+// called through MCP.<server> and described through API.read.
+func TestRemoteMCPToolThroughMCPNamespace(t *testing.T) {
+	sc := sessionScope(t)
+	m := exec1(t, tokenAlice, sc, `const r = await MCP.everything.echo({message: "from the worker"});
+const files = await API.list();
+return {r, files: files.map((f) => f.path)};`)
+	// The relay connects to the MCP server per front request: on a loaded
+	// machine that can outlast timeoutMs, and the run waits; wait finishes it.
+	for i := 0; m["status"] == "waiting" && i < 10; i++ {
+		m = wait1(t, tokenAlice, sc, m["runId"].(string))
+	}
+	if m["status"] != "completed" {
+		t.Fatalf("MCP call: %v", m)
+	}
+	b, _ := json.Marshal(m["value"])
+	if !strings.Contains(string(b), "Echo: from the worker") || !strings.Contains(string(b), "everything") {
+		t.Fatalf("MCP result: %s", b)
+	}
+}
+
+// After the Durable Object loses its memory (the runtime restarts: as at an
+// eviction, a deploy or a runtime update), wait answers failed/invalid_input
+// at once instead of hanging or a 500. Runs last: it restarts workerd.
+func TestZEvictionAnswersInvalidInputPromptly(t *testing.T) {
+	sc := sessionScope(t)
+	m := exec1(t, tokenAlice, sc, "await yield_control('before the restart'); return 'resumed'")
+	id, _ := m["runId"].(string)
+	if m["status"] != "waiting" {
+		t.Fatalf("exec: %v", m)
+	}
+	restartRuntime(t)
+	start := time.Now()
+	m = wait1(t, tokenAlice, sc, id)
+	d := time.Since(start)
+	if m["status"] != "failed" || m["code"] != "invalid_input" || !strings.Contains(fmt.Sprint(m["error"]), "unavailable or expired") {
+		t.Fatalf("wait after the restart: %v", m)
+	}
+	if d > 5*time.Second {
+		t.Fatalf("wait after the restart took %v", d)
+	}
+	t.Logf("wait after eviction answered in %v", d.Round(time.Millisecond))
+}

@@ -1,0 +1,79 @@
+//go:build wasip1
+
+// Command command is the GOOS=wasip1 command module codemode.wasip1.wasm: the
+// native command's exec subcommand (shared through internal/cli) for any WASI
+// host. Files (-f, --config) are read through the host's preopened
+// directories. --config takes the native command's server config file; its
+// MCP servers are refused, since a WASI program can neither start processes
+// nor open sockets.
+//
+//	wazero run -mount .:/data codemode.wasip1.wasm exec -e 'return 1+1'
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/codemode-go/codemode/core"
+	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/edge/serverconfig"
+	"github.com/codemode-go/codemode/examples/toolset"
+	"github.com/codemode-go/codemode/internal/cli"
+)
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, `usage: codemode.wasip1.wasm exec [-e CODE | -f FILE] [--language javascript|typescript] [--config FILE] [--wait]
+
+Runs one Code Mode cell against the example toolset and prints each result as
+one JSON line. Files are read through the WASI host's preopened directories.`)
+}
+
+func main() {
+	args := os.Args[1:]
+	if len(args) == 0 || args[0] != "exec" {
+		usage(os.Stderr)
+		os.Exit(2)
+	}
+	os.Exit(cli.Exec(context.Background(), args[1:], cli.Streams{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, usage, start))
+}
+
+// start is exec's cli.Start under WASI: the config file, the example toolset,
+// no MCP servers.
+func start(ctx context.Context, file string, stderr io.Writer) (*core.Runtime, func(), int) {
+	cfg := serverconfig.Default()
+	var err error
+	if file != "" {
+		cfg, err = serverconfig.Load(file)
+	}
+	if err == nil {
+		err = cfg.RequireEnabled()
+	}
+	if err == nil && len(cfg.MCPServers) > 0 {
+		err = fmt.Errorf("%s: mcpServers cannot be used under WASI (no processes, no sockets); remove them", file)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
+		return nil, nil, 2
+	}
+	var tools []catalog.Tool
+	if cfg.ExampleTools {
+		if tools, err = toolset.Tools(); err != nil {
+			fmt.Fprintf(stderr, "codemode: %v\n", err)
+			return nil, nil, 1
+		}
+	}
+	rt, err := core.New(ctx, core.Options{Config: cfg.CodeMode,
+		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }})
+	if err != nil {
+		fmt.Fprintf(stderr, "codemode: %v\n", err)
+		var ue *core.UnavailableError
+		if errors.As(err, &ue) {
+			return nil, nil, 1
+		}
+		return nil, nil, 2
+	}
+	return rt, func() { rt.Close(ctx) }, 0
+}

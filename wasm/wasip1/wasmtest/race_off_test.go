@@ -1,0 +1,5 @@
+//go:build !race
+
+package wasmtest_test
+
+const raceEnabled = false
