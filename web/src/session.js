@@ -113,6 +113,7 @@ export class Session extends EventTarget {
     }
     if (run) run.busy = false;
     this.runs.delete(runId);
+    this.emit("runs");
     this.settle(rec, res, cm);
     this.retire();
     return res;
