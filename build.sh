@@ -67,6 +67,9 @@ test_wasip1() {
   go test -count=1 -timeout 15m ./wasm/wasip1/...
   log "wasip1 reactor under node:wasi (wasm/wasip1/examples/host.mjs)"
   node --no-warnings wasm/wasip1/examples/host.mjs build/codemode.wasip1.reactor.wasm
+  log "wasip1 command under node:wasi (a cell file through the /data preopen)"
+  local out; out=$(cd wasm/wasip1/examples && node --no-warnings command.mjs ../../../build/codemode.wasip1.wasm exec -f /data/cell.js)
+  case "$out" in *'"value":[2,4]'*'"text":"from a file"'*) ;; *) die "wasip1 command under node:wasi printed: $out" ;; esac
 }
 
 # bench-wasip1: module size, instantiate + first result, fresh VM, trivial exec,

@@ -50,6 +50,7 @@ export function mountConfig(el, { check, onValid }) {
     const v = ++version;
     status.className = "config-status";
     status.textContent = "checking…";
+    status.removeAttribute("data-invalid");
     try {
       const cfg = await check(text);
       if (v !== version) return;

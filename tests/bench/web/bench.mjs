@@ -38,16 +38,12 @@ async function firstResult(page) {
 }
 
 const cold = [], warm = [];
-let transferred = 0;
 for (let i = 0; i < ROUNDS; i++) {
   // A fresh persistent profile per round: nothing cached, then the same profile warm.
   const profile = `/tmp/codemode-bench-web-${process.pid}-${i}`;
   const ctx = await chromium.launchPersistentContext(profile, { executablePath: "/usr/bin/chromium", args, viewport: { width: 1280, height: 800 } });
   const page = ctx.pages()[0] ?? (await ctx.newPage());
-  let bytes = 0;
-  page.on("response", async (r) => { const len = Number(r.headers()["content-length"] ?? 0); bytes += len; });
   cold.push(await firstResult(page));
-  if (i === 0) transferred = bytes;
   await page.close();
   const page2 = await ctx.newPage();
   warm.push(await firstResult(page2));
@@ -91,15 +87,15 @@ clicked as soon as the core reports ready); median of ${ROUNDS} (each round's fi
 | cold (new profile, empty cache) | ${ms(cold, "ready")} | ${ms(cold, "total")} |
 | warm (same profile, reloaded) | ${ms(warm, "ready")} | ${ms(warm, "total")} |
 
-Bytes over the wire on the first cold load (Content-Length of every response): ${mib(transferred)}.
-
 | download | raw | gzip | brotli |
 |---|---|---|---|
 ${rows.map(([n, r, g, b]) => `| ${n} | ${mib(r)} | ${mib(g)} | ${mib(b)} |`).join("\n")}
 
 The IDE itself (CodeMirror 6 with basicSetup, JavaScript/TypeScript, One Dark, and the page's
-modules) is a small part; the Go core's codemode.wasm dominates both the download and the time
-to ready (V8 compiles it in the worker; a warm profile reuses the cached code).
+modules) is a small part of the download (brotli sizes are what codemode serve sends); the Go
+core's codemode.wasm dominates both the download and the time to "core ready" (V8 compiles it in
+the worker, then the IDE runs one warm-up cell). Cold and warm differ by less than the noise of
+a loaded machine: compile and start-up, not transfer from 127.0.0.1, is the cost.
 <!-- /bench-web -->`;
 
 function loadavg() {

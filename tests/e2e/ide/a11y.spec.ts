@@ -14,7 +14,7 @@ for (const theme of ["dark", "light"] as const) {
     await ide.expectStatus("completed");
     for (const tab of ["Trajectory", "Catalog", "Config"]) {
       await ide.tab(tab);
-      if (tab === "Catalog") await expect(page.getByTestId("catalog-entry").first()).toBeVisible({ timeout: 20_000 });
+      if (tab === "Catalog") await expect(page.getByTestId("catalog-entry").first()).toBeVisible({ timeout: 60_000 });
       const res = await new AxeBuilder({ page }).analyze();
       const bad = res.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
       expect(bad.map((v) => `${v.id}: ${v.nodes.slice(0, 4).map((n) => n.target.join(" ") + " " + (n.failureSummary ?? "").slice(0, 160)).join(" | ")}`), `${theme} / ${tab}`).toEqual([]);

@@ -5,7 +5,7 @@ test("the catalog shows shipping_list with its hints, describe on click, and the
   await ide.open();
   await ide.tab("Catalog");
   const entry = page.locator('[data-testid="catalog-entry"][data-id="openclaw:shipping:shipping_list"]');
-  await expect(entry).toBeVisible({ timeout: 20_000 });
+  await expect(entry).toBeVisible({ timeout: 60_000 });
   await expect(entry).toContainText("Array<{ id: string; paid: boolean; tons: number }>");
   await entry.click();
   await expect(entry).toHaveAttribute("aria-expanded", "true");
@@ -29,7 +29,7 @@ test("the surface switches between plain, Anthropic and OpenAI shapes", async ({
   await ide.open();
   await ide.tab("Surface");
   const panel = page.getByRole("tabpanel");
-  await expect(panel).toContainText('"input_schema"', { timeout: 20_000 });
+  await expect(panel).toContainText('"input_schema"', { timeout: 60_000 });
   await page.getByRole("radio", { name: "openai" }).check();
   await expect(panel).toContainText('"function"');
   await page.getByRole("radio", { name: "anthropic" }).check();

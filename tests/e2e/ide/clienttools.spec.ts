@@ -45,7 +45,7 @@ test("select_file: the run waits while the person chooses and auto-resume finish
   await ide.type(pick);
   await ide.run();
   // The exec deadline passes while the prompt is open: the run is suspended.
-  await ide.expectStatus("waiting", 15_000);
+  await ide.expectStatus("waiting", 60_000);
   await expect(page.getByTestId("waiting")).toContainText("client:ide:select_file");
   await expect(page.getByTestId("waiting")).toContainText("waiting for you");
   const prompt = page.getByRole("group", { name: "The program asks for a file" });

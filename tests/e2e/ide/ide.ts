@@ -1,9 +1,11 @@
 // Shared steps of the IDE suite. Every user action goes through the page's own
 // controls (keyboard, clicks, the file chooser); page.evaluate is never used to
 // act for the person, because it runs with a user gesture a person would not have.
-import { test as base, expect, type Page, type Locator } from "@playwright/test";
+import { test as base, expect as baseExpect, type Page, type Locator } from "@playwright/test";
 
-export { expect };
+// A page starts its own core (a 31 MB wasm compiled in a worker) and CI machines
+// are shared: waits are generous, and every assertion still has to come true.
+export const expect = baseExpect.configure({ timeout: 20_000 });
 
 /** ideURL is `codemode serve` with the IDE at / (playwright.config.ts starts it). */
 export const ideURL = `http://127.0.0.1:${process.env.CODEMODE_E2E_IDE_PORT}`;
@@ -29,7 +31,7 @@ export class IDE {
   }
 
   async ready() {
-    await expect(this.page.locator("#engine-status")).toHaveText(/core: ready/, { timeout: 45_000 });
+    await expect(this.page.locator("#engine-status")).toHaveText(/core: ready/, { timeout: 90_000 });
   }
 
   /** type replaces the cell with code, as a person pasting it into the editor. */
@@ -50,7 +52,7 @@ export class IDE {
     await this.page.getByRole("radio", { name }).check();
   }
 
-  async expectStatus(status: string, timeout = 30_000) {
+  async expectStatus(status: string, timeout = 60_000) {
     await expect(this.status).toHaveText(status, { timeout });
   }
 
@@ -67,8 +69,8 @@ export class IDE {
     await this.page.keyboard.press("Delete");
     await this.page.keyboard.insertText(text);
     const st = this.page.getByTestId("config-status");
-    if (valid) await expect(st).toHaveText(/Valid/, { timeout: 15_000 });
-    else await expect(st).toHaveAttribute("data-invalid", "true", { timeout: 15_000 });
+    if (valid) await expect(st).toHaveText(/Valid/, { timeout: 60_000 });
+    else await expect(st).toHaveAttribute("data-invalid", "true", { timeout: 60_000 });
   }
 }
 

@@ -15,7 +15,7 @@ test("static files: client-only at first, then server tools after the person set
   await page.getByRole("button", { name: "Connect" }).click();
   await expect(page.locator("#server-status")).toHaveText(/connected/);
   await ide.run();
-  await ide.expectStatus("completed", 45_000);
+  await ide.expectStatus("completed", 60_000);
   await expect(ide.value).toContainText("openclaw:shipping:shipping_list");
   // The URL is remembered for the next visit.
   await page.reload();

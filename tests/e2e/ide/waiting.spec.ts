@@ -10,7 +10,7 @@ test("a slow server tool makes the run waiting; the inspector lists it; Resume c
   await ide.setConfig("{ timeoutMs: 4000, snapshotTtlSeconds: 600 }");
   await ide.type(slow);
   await ide.run();
-  await ide.expectStatus("waiting", 15_000);
+  await ide.expectStatus("waiting", 60_000);
   const waiting = page.getByTestId("waiting");
   await expect(waiting).toContainText("openclaw:core:sleep_ms");
   await expect(ide.output).toContainText("before");
@@ -21,7 +21,7 @@ test("a slow server tool makes the run waiting; the inspector lists it; Resume c
   await expect(row).toContainText(/\d+(\.\d)? s|ms/); // age
   await expect(row).toContainText(/(9\.\d|10) min|5\d\d\.\d s|\d+ min/); // TTL left of 600 s
   await page.getByTestId("resume").click();
-  await ide.expectStatus("completed", 20_000);
+  await ide.expectStatus("completed", 60_000);
   await expect(ide.value).toContainText('"slept"');
   // Each exec/wait result carries the output of that call: "before" came with the exec.
   await expect(ide.output.locator("li")).toHaveText(["after"]);
@@ -34,7 +34,7 @@ test("auto-resume finishes a suspended run without a click", async ({ ide, page 
   await ide.setConfig("{ timeoutMs: 4000 }");
   await ide.type(slow);
   await ide.run();
-  await ide.expectStatus("completed", 30_000);
+  await ide.expectStatus("completed", 60_000);
   await expect(ide.value).toContainText('"slept"');
   // The trajectory shows the exec that suspended and the wait that finished it.
   await ide.tab("Trajectory");
