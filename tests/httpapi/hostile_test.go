@@ -186,3 +186,43 @@ func TestHostileHeaders(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileSuspendedRunCap holds suspended runs until the server refuses one
+// with the spec's message (at most 64 per process natively, per session object on
+// a Worker; runs of other tests may hold some of the 64), then finishes every held
+// run with wait and shows the capacity is back.
+func TestHostileSuspendedRunCap(t *testing.T) {
+	var held []string
+	var refusal map[string]any
+	for i := 0; i < 65 && refusal == nil; i++ {
+		m := execCell(t, "await yield_control(); return "+strings.Repeat("1", 1+i%3))
+		switch m["status"] {
+		case "waiting":
+			held = append(held, m["runId"].(string))
+		default:
+			refusal = m
+		}
+	}
+	if refusal == nil {
+		t.Fatalf("65 suspended runs were all held")
+	}
+	if refusal["status"] != "failed" || refusal["error"] != "too many suspended code mode runs." || refusal["code"] != "invalid_input" {
+		t.Errorf("refusal after %d held runs: %v", len(held), refusal)
+	}
+	if len(held) == 0 || len(held) > 64 {
+		t.Fatalf("%d runs were held before the refusal, want 1..64", len(held))
+	}
+	t.Logf("held %d runs before the refusal", len(held))
+	for _, id := range held {
+		if m := waitRun(t, id); m["status"] != "completed" {
+			t.Errorf("held run %s: %v", id, m)
+		}
+	}
+	m := execCell(t, "await yield_control(); return 'again'")
+	if m["status"] != "waiting" {
+		t.Fatalf("after releasing the held runs: %v", m)
+	}
+	if m = waitRun(t, m["runId"].(string)); m["value"] != "again" {
+		t.Errorf("final wait: %v", m)
+	}
+}
