@@ -4,6 +4,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -155,24 +156,30 @@ func TestHugeBodyRefusedUnread(t *testing.T) {
 		if resp.StatusCode != 413 || !strings.Contains(string(b), edge.CodeBodyTooLarge) {
 			t.Fatalf("chunked=%v: %d %s", chunked, resp.StatusCode, b)
 		}
-		if src.read > 16<<20 {
-			t.Errorf("chunked=%v: the client sent %d bytes before the refusal", chunked, src.read)
+		if src.sent.Load() > 16<<20 {
+			t.Errorf("chunked=%v: the client sent %d bytes before the refusal", chunked, src.sent.Load())
 		}
-		t.Logf("chunked=%v: refused in %v after %d bytes sent", chunked, time.Since(start), src.read)
+		t.Logf("chunked=%v: refused in %v after %d bytes sent", chunked, time.Since(start), src.sent.Load())
 	}
 }
 
-type countingReader struct{ n, read int }
+// countingReader is read by the client transport's goroutine, which may still
+// be sending when the response arrives: the count is atomic.
+type countingReader struct {
+	n    int
+	sent atomic.Int64
+}
 
 func (c *countingReader) Read(p []byte) (int, error) {
-	if c.read >= c.n {
+	read := int(c.sent.Load())
+	if read >= c.n {
 		return 0, io.EOF
 	}
-	k := min(len(p), c.n-c.read)
+	k := min(len(p), c.n-read)
 	for i := range p[:k] {
 		p[i] = ' '
 	}
-	c.read += k
+	c.sent.Add(int64(k))
 	return k, nil
 }
 

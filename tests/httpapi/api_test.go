@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -223,10 +224,10 @@ func TestHugeBodyIsRefusedEarly(t *testing.T) {
 	if err != nil {
 		// Some servers reset the connection after the refusal; the answer
 		// must still have come before the whole body was sent.
-		if src.sent >= 64<<20 {
+		if src.sent.Load() >= 64<<20 {
 			t.Fatalf("the whole body was sent before the error: %v", err)
 		}
-		t.Logf("connection closed after %d bytes: %v", src.sent, err)
+		t.Logf("connection closed after %d bytes: %v", src.sent.Load(), err)
 		return
 	}
 	defer resp.Body.Close()
@@ -234,21 +235,26 @@ func TestHugeBodyIsRefusedEarly(t *testing.T) {
 	if resp.StatusCode != 413 || !strings.Contains(string(b), "body_too_large") {
 		t.Fatalf("%d %s", resp.StatusCode, b)
 	}
-	t.Logf("413 after %d bytes sent, %v", src.sent, time.Since(start))
+	t.Logf("413 after %d bytes sent, %v", src.sent.Load(), time.Since(start))
 }
 
-type spaces struct{ left, sent int }
+// spaces is read by the client transport's goroutine, which may still be
+// sending when the response arrives: the count is atomic.
+type spaces struct {
+	left int
+	sent atomic.Int64
+}
 
 func (s *spaces) Read(p []byte) (int, error) {
-	if s.left == 0 {
+	left := s.left - int(s.sent.Load())
+	if left <= 0 {
 		return 0, io.EOF
 	}
-	n := min(len(p), s.left)
+	n := min(len(p), left)
 	for i := range p[:n] {
 		p[i] = ' '
 	}
-	s.left -= n
-	s.sent += n
+	s.sent.Add(int64(n))
 	return n, nil
 }
 
