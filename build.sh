@@ -141,6 +141,17 @@ bench_http() {
   go run ./tests/bench/httpload -bin build/codemode "$@"
 }
 
+# soak: the load-and-fault soak (issue 15) against real codemode serve processes on
+# 127.0.0.1: faulty tools, disconnects, TTL expiry, two principals, the 64-run limit,
+# then 10,000 trivial execs with the server's RSS sampled. Bounded (-max-time 5m);
+# scale with flags, e.g. ./build.sh soak -execs 2000 -cycles 8. Not in the test command.
+soak() {
+  deps
+  mkdir -p build
+  go build -trimpath -o build/codemode ./cmd/codemode
+  go run ./tests/bench/httpload -soak -bin build/codemode "$@"
+}
+
 test_() {
   deps
   log "go vet"

@@ -114,13 +114,10 @@ func (e *runtimeEnv) close(ctx context.Context) {
 // left out) and starts the runtime over them and the example toolset when it is
 // on. On failure it returns nil and the exit status.
 func startRuntime(ctx context.Context, cfg *serverconfig.Config, log *slog.Logger, stderr io.Writer) (*runtimeEnv, int) {
-	var tools []catalog.Tool
-	if cfg.ExampleTools {
-		var err error
-		if tools, err = toolset.Tools(); err != nil {
-			fmt.Fprintf(stderr, "codemode: %v\n", err)
-			return nil, 1
-		}
+	tools, err := exampleTools(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "codemode: %v\n", err)
+		return nil, 1
 	}
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
@@ -172,11 +169,9 @@ func surfaceCmd(args []string, stdout, stderr io.Writer) int {
 		s, err = env.rt.Surface(ctx, core.Scope{AgentID: "cli"}, false)
 	} else {
 		var tools []catalog.Tool
-		if cfg.ExampleTools {
-			if tools, err = toolset.Tools(); err != nil {
-				fmt.Fprintf(stderr, "codemode: %v\n", err)
-				return 1
-			}
+		if tools, err = exampleTools(cfg); err != nil {
+			fmt.Fprintf(stderr, "codemode: %v\n", err)
+			return 1
 		}
 		s, err = surface.Apply(tools, surface.Options{Config: cfg.CodeMode})
 	}
@@ -200,4 +195,21 @@ func surfaceCmd(args []string, stdout, stderr io.Writer) int {
 	enc.SetIndent("", "  ")
 	enc.Encode(out)
 	return 0
+}
+
+// exampleTools is the config's built-in tools: the example toolset when
+// exampleTools is on, plus the test-only fault tools when faultTools is.
+func exampleTools(cfg *serverconfig.Config) ([]catalog.Tool, error) {
+	var tools []catalog.Tool
+	if cfg.ExampleTools {
+		t, err := toolset.Tools()
+		if err != nil {
+			return nil, err
+		}
+		tools = t
+	}
+	if cfg.FaultTools {
+		tools = append(tools, toolset.FaultTools()...)
+	}
+	return tools, nil
 }

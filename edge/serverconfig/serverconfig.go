@@ -10,6 +10,7 @@
 //	{
 //	  listen: "127.0.0.1:8787",          // host:port; non-loopback needs auth.tokens
 //	  exampleTools: true,                // the built-in example toolset
+//	  faultTools: false,                 // test-only tools that misbehave (a panicking one), for the soak
 //	  staticDir: "build/web",            // served at / (relative to this file)
 //	  maxBodyBytes: 4194304,             // request body limit
 //	  tools: { codeMode: { enabled: true, timeoutMs: 10000 } },
@@ -49,6 +50,10 @@ type Config struct {
 	Listen string
 	// ExampleTools turns the built-in example toolset on (the default).
 	ExampleTools bool
+	// FaultTools adds the example toolset's test-only fault tools (a tool that
+	// panics), which the load-and-fault soak drives; off by default so no model
+	// sees them unless a test config asks.
+	FaultTools bool
 	// StaticDir is served at /, resolved against the file's directory; empty
 	// when absent.
 	StaticDir string
@@ -220,7 +225,7 @@ func (d *decoder) stringMap(n *config.Node, path string) (map[string]string, err
 	return out, nil
 }
 
-var topKeys = []string{"listen", "exampleTools", "staticDir", "maxBodyBytes", "tools", "mcp", "auth", "cors"}
+var topKeys = []string{"listen", "exampleTools", "faultTools", "staticDir", "maxBodyBytes", "tools", "mcp", "auth", "cors"}
 
 func (d *decoder) top(root *config.Node) (*Config, error) {
 	c := Default()
@@ -238,6 +243,11 @@ func (d *decoder) top(root *config.Node) (*Config, error) {
 				return d.errAt(v, path, "must be true or false (got "+v.Kind.String()+")")
 			}
 			c.ExampleTools = v.Bool
+		case "faultTools":
+			if v.Kind != config.KindBool {
+				return d.errAt(v, path, "must be true or false (got "+v.Kind.String()+")")
+			}
+			c.FaultTools = v.Bool
 		case "staticDir":
 			var dir string
 			if dir, err = d.str(v, path); err == nil && dir != "" {

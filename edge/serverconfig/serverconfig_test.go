@@ -17,6 +17,7 @@ func TestParseAFullConfig(t *testing.T) {
 {
   listen: "0.0.0.0:9000",
   exampleTools: false,
+  faultTools: true,
   staticDir: "web",
   maxBodyBytes: 1048576,
   tools: { codeMode: { enabled: true, timeoutMs: 5000, languages: ["javascript"] } },
@@ -34,7 +35,7 @@ func TestParseAFullConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Listen != "0.0.0.0:9000" || c.ExampleTools || c.StaticDir != filepath.FromSlash("/etc/codemode/web") || c.MaxBodyBytes != 1<<20 {
+	if c.Listen != "0.0.0.0:9000" || c.ExampleTools || !c.FaultTools || c.StaticDir != filepath.FromSlash("/etc/codemode/web") || c.MaxBodyBytes != 1<<20 {
 		t.Errorf("top level: %+v", c)
 	}
 	if !c.CodeMode.Enabled || c.CodeMode.TimeoutMs != 5000 || len(c.CodeMode.Languages) != 1 {
@@ -71,6 +72,7 @@ func TestErrorsNameFileLineColumnAndKey(t *testing.T) {
 		{"codeMode out of range", "{ tools: { codeMode: { enabled: true,\n   timeoutMs: 5 } } }", `c.json5:2:4: tools.codeMode.timeoutMs must be between`},
 		{"syntax", "{ listen: 'x' ", `c.json5:1:15: is not valid JSON5`},
 		{"wrong type", "{ exampleTools: 'yes' }", `c.json5:1:17: exampleTools must be true or false (got a string)`},
+		{"wrong faultTools type", "{ faultTools: 1 }", `c.json5:1:15: faultTools must be true or false (got a number)`},
 		{"bad listen", "{ listen: 'localhost' }", `c.json5:1:11: listen must be host:port`},
 		{"mixed mcp", "{ mcp: { servers: { x: { command: 'a', url: 'http://h' } } } }", `c.json5:1:24: mcp.servers.x mixes a stdio server`},
 		{"empty mcp", "{ mcp: { servers: { x: {} } } }", `mcp.servers.x needs either command`},

@@ -1,0 +1,40 @@
+package toolset_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/examples/toolset"
+)
+
+// The fault tools are never part of the default toolset: a model sees them
+// only when a test config turns faultTools on.
+func TestFaultToolsStayOutOfTheDefaultToolset(t *testing.T) {
+	tools, err := toolset.Tools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tl := range tools {
+		if tl.Spec().Name == "panic_now" {
+			t.Fatal("panic_now is in toolset.Tools()")
+		}
+	}
+	if f := toolset.FaultTools(); len(f) != 1 || f[0].Spec().Name != "panic_now" {
+		t.Fatalf("FaultTools() = %v", f)
+	}
+}
+
+// panic_now really panics (so the soak's recovery check can fail).
+func TestPanicNowPanics(t *testing.T) {
+	defer func() {
+		p := recover()
+		if p == nil || !strings.Contains(p.(string), "deliberate panic") {
+			t.Fatalf("recovered %v", p)
+		}
+	}()
+	toolset.FaultTools()[0].Execute(context.Background(), catalog.Call{})
+	t.Fatal(errors.New("panic_now returned"))
+}
