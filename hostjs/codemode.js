@@ -188,16 +188,20 @@ class WorkerCore {
     const id = ++this.seq;
     return new Promise((resolve, reject) => {
       const p = { resolve, reject, method };
-      if ((method === "exec" || method === "wait") && this.info) {
-        p.timer = setTimeout(() => this.restart(`cell exceeded timeoutMs`, id), this.info.timeoutMs + WORKER_GRACE_MS);
-      }
       this.pending.set(id, p);
       this.worker.postMessage(msg ? { ...msg, id } : { type: "call", id, method, args });
     });
   }
   onMessage(w, m) {
     if (w !== this.worker) return;
-    if (m.type === "reply") {
+    if (m.type === "started") {
+      // The worker began an exec or wait: from now on it has timeoutMs plus
+      // the grace before it is terminated.
+      const p = this.pending.get(m.id);
+      if (p && this.info && !p.timer) {
+        p.timer = setTimeout(() => this.restart(`cell exceeded timeoutMs`, m.id), this.info.timeoutMs + WORKER_GRACE_MS);
+      }
+    } else if (m.type === "reply") {
       const p = this.pending.get(m.id);
       if (!p) return;
       this.pending.delete(m.id);

@@ -42,6 +42,9 @@ self.onmessage = async (ev) => {
       api = started.api;
       value = started.info;
     } else {
+      // The page's watchdog counts from here: a fresh worker's start-up and a
+      // queue of earlier messages never eat into the cell's timeoutMs.
+      if (m.method === "exec" || m.method === "wait") post({ type: "started", id: m.id });
       value = await api[m.method](...m.args);
     }
     post({ type: "reply", id: m.id, ok: true, value });
