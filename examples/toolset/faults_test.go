@@ -18,11 +18,11 @@ func TestFaultToolsStayOutOfTheDefaultToolset(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tl := range tools {
-		if tl.Spec().Name == "panic_now" {
-			t.Fatal("panic_now is in toolset.Tools()")
+		if n := tl.Spec().Name; n == "panic_now" || n == "fail_after" {
+			t.Fatal(n + " is in toolset.Tools()")
 		}
 	}
-	if f := toolset.FaultTools(); len(f) != 1 || f[0].Spec().Name != "panic_now" {
+	if f := toolset.FaultTools(); len(f) != 2 || f[0].Spec().Name != "panic_now" || f[1].Spec().Name != "fail_after" {
 		t.Fatalf("FaultTools() = %v", f)
 	}
 }
@@ -37,4 +37,11 @@ func TestPanicNowPanics(t *testing.T) {
 	}()
 	toolset.FaultTools()[0].Execute(context.Background(), catalog.Call{})
 	t.Fatal(errors.New("panic_now returned"))
+}
+
+func TestFailAfterFailsAfterItsDelay(t *testing.T) {
+	_, err := toolset.FaultTools()[1].Execute(context.Background(), catalog.Call{Input: []byte(`{"ms":20}`)})
+	if err == nil || err.Error() != "fail_after: failed after 20 ms, as asked" {
+		t.Fatalf("err = %v", err)
+	}
 }

@@ -7,7 +7,8 @@ package main
 //  1. mixed load on server A (small snapshotTtlSeconds, two bearer tokens):
 //     sessions run fast, slow (50-500 ms), failing and yielding cells through
 //     bench-http's cycle, and the soak's own kinds: a panicking tool (caught
-//     and uncaught), a client that cancels its HTTP request while exec runs
+//     and uncaught), a tool failing in Execute (at once, or after the run
+//     suspended so the failure arrives on wait), a client that cancels its HTTP request while exec runs
 //     (then the same session must be served), a run left suspended past its
 //     TTL (its wait must answer failed/invalid_input "unavailable or
 //     expired"), and a run another principal tries to wait on (refused as
@@ -140,6 +141,22 @@ func faultCycle(url string, t *tally, session, i int, kind string, ttl int) {
 		default:
 			t.bad("%s panic: %s %s %s %s", tag, r.Status, r.Code, r.Value, r.Error)
 		}
+	case "toolerror":
+		// A tool that fails in Execute; half the cells wait on it long enough to
+		// suspend first, so the failure arrives on wait.
+		delay := 10
+		if i%2 == 1 {
+			delay = 300 + rand.Intn(200)
+		}
+		r, _, err := own.exec(core.Scope{}, sc, fmt.Sprintf(`text(%q); await tools.fail_after({ms: %d}); return "unreachable"`, tag, delay))
+		for n := 0; err == nil && r.Status == "waiting" && n < 50; n++ {
+			r, _, err = own.wait(core.Scope{}, sc, r.RunID)
+		}
+		if err != nil || r.Status != "failed" || !strings.Contains(r.Error, "failed after") || leaks(r.Error) {
+			t.bad("%s toolerror: %v %s %s %s", tag, err, r.Status, r.Code, r.Error)
+		} else {
+			t.ok("tool error as documented")
+		}
 	case "disconnect":
 		// Cancel the request while the slow tool runs (before timeoutMs turns it
 		// into a waiting result), then prove the session is still served.
@@ -249,7 +266,7 @@ func runSoak(o soakOptions) error {
 		return err
 	}
 	live.Store(a, true)
-	kinds := []string{"fast", "slow", "failing", "yield", "panic", "disconnect", "expire", "cross"}
+	kinds := []string{"fast", "slow", "failing", "yield", "panic", "toolerror", "disconnect", "expire", "cross"}
 	rng := rand.New(rand.NewSource(o.seed))
 	type job struct {
 		kind string
@@ -291,7 +308,7 @@ func runSoak(o soakOptions) error {
 	fmt.Printf("  %-34s %10d\n", "    completed as expected", st.completed)
 	fmt.Printf("  %-34s %10d\n", "    failed as expected (tool error)", st.failedExpected)
 	fmt.Printf("  %-34s %10d\n", "    timed out (no CPU in timeoutMs)", st.starved)
-	for _, k := range []string{"panic caught", "panic uncaught", "disconnected", "disconnect answered first", "served after disconnect", "expired as documented", "other principal refused", "owner completed"} {
+	for _, k := range []string{"panic caught", "panic uncaught", "tool error as documented", "disconnected", "disconnect answered first", "served after disconnect", "expired as documented", "other principal refused", "owner completed"} {
 		fmt.Printf("  %-34s %10d\n", "  "+k, t.n[k])
 	}
 	fmt.Printf("  %-34s %10s  %.1f -> %.1f MiB\n", "  server RSS over the mixed load", "", float64(rssBefore)/1024, float64(a.rss())/1024)
@@ -328,7 +345,7 @@ func runSoak(o soakOptions) error {
 	c.check("at most 5% of bench cells starved into timeout", st.starved*20 <= st.runs, fmt.Sprintf("(%d)", st.starved))
 	c.check("every waiting run completed on its wait", len(st.lost) == 0, fmt.Sprintf("(%d lost)", len(st.lost)))
 	c.check("no answer went to the wrong session", len(st.wrongSession) == 0, fmt.Sprintf("(%d misrouted)", len(st.wrongSession)))
-	c.check("panics recovered, no internals shown, fault cells as documented", len(t.problems) == 0, fmt.Sprintf("(%d problems)", len(t.problems)))
+	c.check("faulty tools (panic, Execute error) answered as documented, no internals shown", len(t.problems) == 0, fmt.Sprintf("(%d problems)", len(t.problems)))
 	c.check("served after every disconnect", t.n["served after disconnect"] == t.n["disconnected"]+t.n["disconnect answered first"], fmt.Sprintf("(%d of %d)", t.n["served after disconnect"], t.n["disconnected"]+t.n["disconnect answered first"]))
 	c.check("waits after the TTL failed with invalid_input \"unavailable or expired\"", len(t.problems) == 0 && t.n["expired as documented"] > 0, fmt.Sprintf("(%d)", t.n["expired as documented"]))
 	c.check("no answer went to the wrong principal", t.n["other principal refused"] == t.n["owner completed"] && len(t.problems) == 0, fmt.Sprintf("(%d refused, %d completed by owner)", t.n["other principal refused"], t.n["owner completed"]))
