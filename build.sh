@@ -177,7 +177,6 @@ test_ide() {
   deps
   log "Playwright: tests/e2e/ide (the web IDE, Debian chromium)"
   npx playwright test tests/e2e/ide
-  test_worker
 }
 
 # test-gomodule: a fresh module that requires this one through a replace onto a

@@ -79,7 +79,10 @@ func str(p *string) string {
 // over the limit is refused before a byte is read; an undeclared one stops at
 // the limit, so a 64 MiB body costs at most the limit.
 func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, v any) *apiError {
-	ct := r.Header.Get("Content-Type")
+	// Hosts differ in how they hand over a repeated or comma-joined header
+	// (workerd's Headers join values with ", ", syumai/workers splits them
+	// again): judge the whole field, however it arrived.
+	ct := strings.Join(r.Header.Values("Content-Type"), ", ")
 	mt, params, err := mime.ParseMediaType(ct)
 	if ct == "" || err != nil || mt != "application/json" {
 		return &apiError{http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "send the body as Content-Type: application/json (got " + quoteField(ct) + ")"}

@@ -61,10 +61,11 @@ export class CodeModeSession extends DurableObject {
     }
     this.#principal = msg.principal;
     this.#auth.value = request.headers.get("x-codemode-relay-auth") ?? "";
-    if (op === "wait" && !this.#core) {
+    if (op === "wait" && !this.#core && String(msg.input?.runId ?? "").trim() !== "") {
       // A new object (first request, or after an eviction or a deploy) holds
       // no runs: answer at once, as the core answers an unknown runId, instead
-      // of starting a core only to say so.
+      // of starting a core only to say so. (An empty runId goes to the core,
+      // whose answer says what a wait needs.)
       return Response.json(failedResult("invalid_input", UNAVAILABLE));
     }
     let cm;
