@@ -82,7 +82,11 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request, v any) *apiEr
 	// Hosts differ in how they hand over a repeated or comma-joined header
 	// (workerd's Headers join values with ", ", syumai/workers splits them
 	// again): judge the whole field, however it arrived.
-	ct := strings.Join(r.Header.Values("Content-Type"), ", ")
+	var vals []string
+	for _, v := range r.Header.Values("Content-Type") {
+		vals = append(vals, strings.TrimSpace(v))
+	}
+	ct := strings.Join(vals, ", ")
 	mt, params, err := mime.ParseMediaType(ct)
 	if ct == "" || err != nil || mt != "application/json" {
 		return &apiError{http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "send the body as Content-Type: application/json (got " + quoteField(ct) + ")"}
