@@ -162,7 +162,6 @@ test_() {
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
   test_wasip1
-  fuzz_brief
   test_hostjs
   test_hostile_js
   test_ide

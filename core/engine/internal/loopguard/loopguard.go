@@ -82,8 +82,13 @@ func Rewrite(wasm []byte) ([]byte, error) {
 		return nil, err
 	}
 	out := append([]byte(nil), header...)
-	hasGlobal := false
+	hasType, hasGlobal := false, false
 	for _, s := range secs {
+		if s.id != secCustom && s.id > secType && !hasType {
+			// No type section: add one holding only the poll type, in order.
+			out = appendSection(out, secType, m.types(nil))
+			hasType = true
+		}
 		if s.id != secCustom && s.id > secGlobal && !hasGlobal {
 			// No global section: add one holding only the countdown, in order.
 			g, _ := m.globals(nil)
@@ -100,6 +105,7 @@ func Rewrite(wasm []byte) ([]byte, error) {
 			body = s.body
 		case secType:
 			body = m.types(s.body)
+			hasType = true
 		case secImport:
 			body, err = m.imports(s.body)
 		case secGlobal:
