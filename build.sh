@@ -281,7 +281,7 @@ fuzz() {
   fuzz_targets "${FUZZTIME:-10s}"
 }
 
-# fuzz_brief: the test command's pass, 1s per target (most of its time is the
+# fuzz_brief: a quick pass, 1s per target (most of its time is the
 # instrumented build of each package, shared with the build cache).
 fuzz_brief() {
   log "brief fuzz pass (${FUZZTIME:-1s} per target)"
