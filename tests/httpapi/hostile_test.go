@@ -14,6 +14,9 @@ import (
 // malformed, consumed, expired or another session's or principal's.
 const unknownRun = "code mode run is unavailable or expired."
 
+// busyRun is the spec's answer to a wait on a run another wait is resuming.
+const busyRun = "code mode run is already being resumed."
+
 func mustUnknownRun(t *testing.T, what string, r reply) {
 	t.Helper()
 	noGo(t, r.Body)
@@ -45,8 +48,10 @@ func TestHostileGuessedRunIDs(t *testing.T) {
 }
 
 // TestHostileConcurrentWaitOnOneRun: of eight concurrent waits on one run exactly
-// one gets its value; the others get the unknown-run answer, and so does a
-// wait after completion.
+// one gets its value; each of the others gets one of the spec's answers for a
+// runId that is unknown or already being resumed (which one depends on whether
+// it arrived while the winner was resuming), and a wait after completion gets
+// the unknown-run answer.
 func TestHostileConcurrentWaitOnOneRun(t *testing.T) {
 	id := execCell(t, "await yield_control(); return 7")["runId"].(string)
 	res := make([]reply, 8)
@@ -66,8 +71,10 @@ func TestHostileConcurrentWaitOnOneRun(t *testing.T) {
 			if m["value"] != 7.0 {
 				t.Errorf("wait %d: %s", i, r.Body)
 			}
-		} else {
+		} else if m["error"] != busyRun {
 			mustUnknownRun(t, "concurrent wait", r)
+		} else if r.Status != 200 || m["status"] != "failed" || m["code"] != "invalid_input" {
+			t.Errorf("concurrent wait %d: %d %.300s", i, r.Status, r.Body)
 		}
 	}
 	if completed != 1 {
