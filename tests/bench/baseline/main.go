@@ -17,6 +17,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"slices"
 	"sort"
 	"strings"
@@ -124,7 +125,7 @@ func cpuNow() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func measure(ctx context.Context, cellsPath string, scale float64) (map[string]figure, error) {
+func measure(ctx context.Context, cellsPath string, scale float64, only string) (map[string]figure, error) {
 	cells := map[string]cell{}
 	b, err := os.ReadFile(cellsPath)
 	if err != nil {
@@ -143,7 +144,9 @@ func measure(ctx context.Context, cellsPath string, scale float64) (map[string]f
 	defer rt.Close(ctx)
 	names := make([]string, 0, len(cells))
 	for k := range cells {
-		names = append(names, k)
+		if only == "" || slices.Contains(strings.Split(only, ","), k) {
+			names = append(names, k)
+		}
 	}
 	sort.Strings(names)
 	for _, name := range names { // warm every path
@@ -229,6 +232,8 @@ func main() {
 	out := flag.String("out", "", "write this round's figures as JSON to FILE")
 	scale := flag.Float64("scale", 1, "multiply every iteration count (0.2 for a smoke run)")
 	cmp := flag.String("compare", "", "OLD[,OLD...]: print new/old ratios against the files given as arguments")
+	only := flag.String("only", "", "comma-separated workloads to run (default all)")
+	prof := flag.String("cpuprofile", "", "write a CPU profile of the measured runs to FILE")
 	flag.Parse()
 	if *cmp != "" {
 		if err := compare(*cmp, strings.Join(flag.Args(), ",")); err != nil {
@@ -237,7 +242,16 @@ func main() {
 		}
 		return
 	}
-	res, err := measure(context.Background(), *cells, *scale)
+	if *prof != "" {
+		f, err := os.Create(*prof)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "baseline:", err)
+			os.Exit(1)
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
+	res, err := measure(context.Background(), *cells, *scale, *only)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "baseline:", err)
 		os.Exit(1)
@@ -245,10 +259,7 @@ func main() {
 	b, _ := json.MarshalIndent(res, "", "  ")
 	if *out == "" {
 		fmt.Println(string(b))
-		return
-	}
-	if err := os.WriteFile(*out, b, 0o644); err != nil {
+	} else if err := os.WriteFile(*out, b, 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "baseline:", err)
-		os.Exit(1)
 	}
 }
