@@ -263,6 +263,34 @@ bench() {
   go run ./tests/bench "$@"
 }
 
+# bench-baseline [REV]: the end-to-end workloads (tests/bench/baseline, public
+# core.Runtime API only) against REV (default b2c6de6, the core before the host
+# wave) in one session: a temporary detached worktree of REV (never committed to,
+# removed afterwards) builds the same driver, both run in ROUNDS (default 3)
+# alternating rounds, and the new/old table prints (issue 8: "no workload worse").
+# SCALE=0.2 for a smoke run. Takes ~2-4 min.
+bench_baseline() {
+  deps
+  local rev=${1:-b2c6de6} rounds=${ROUNDS:-3} scale=${SCALE:-1}
+  local tmp; tmp=$(mktemp -d /tmp/codemode-baseline.XXXXXX)
+  log "bench-baseline: worktree of $rev in $tmp/old"
+  git worktree add --detach "$tmp/old" "$rev" >/dev/null
+  (cd "$tmp/old" && ./build.sh deps >/dev/null) || { git worktree remove --force "$tmp/old"; die "deps failed in the $rev worktree"; }
+  mkdir -p "$tmp/old/zz_baseline" && cp tests/bench/baseline/main.go "$tmp/old/zz_baseline/"
+  (cd "$tmp/old" && go build -o "$tmp/bin-old" ./zz_baseline) || { git worktree remove --force "$tmp/old"; die "the driver does not build against $rev"; }
+  git worktree remove --force "$tmp/old"
+  go build -o "$tmp/bin-new" ./tests/bench/baseline
+  local olds="" news="" i
+  for i in $(seq 1 "$rounds"); do
+    log "round $i/$rounds: $rev, then this tree"
+    "$tmp/bin-old" -cells tests/bench/e2e.json -scale "$scale" -out "$tmp/old$i.json"
+    "$tmp/bin-new" -cells tests/bench/e2e.json -scale "$scale" -out "$tmp/new$i.json"
+    olds="$olds${olds:+,}$tmp/old$i.json"; news="$news${news:+,}$tmp/new$i.json"
+  done
+  "$tmp/bin-new" -compare "$olds" "$news"
+  rm -rf "$tmp"
+}
+
 # bench-limits: overshoot past timeoutMs of every long built-in on both wazero
 # engines, and what the loop guard costs against no guard and wazero's
 # WithCloseOnContextDone (tests/bench/RESULTS.md, "Limits"). Takes ~2-4 min.

@@ -224,7 +224,10 @@ type UnavailableError struct {
 	Err error
 }
 
+// Error says the runtime is unavailable and why.
 func (e *UnavailableError) Error() string {
 	return fmt.Sprintf("code mode runtime unavailable: %v", e.Err)
 }
+
+// Unwrap returns Err, the cause.
 func (e *UnavailableError) Unwrap() error { return e.Err }

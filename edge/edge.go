@@ -37,11 +37,19 @@ import (
 // Surface to a Durable Object and serves Catalog and CallTool from a RelayOnly
 // core), so every route, its decoding and its answers stay in this package.
 type Runtime interface {
+	// Exec runs a cell (POST /v1/exec); failures are results, never errors.
 	Exec(ctx context.Context, call core.CallInfo, in core.ExecInput) core.Result
+	// Wait resumes a waiting run (POST /v1/wait).
 	Wait(ctx context.Context, call core.CallInfo, in core.WaitInput) core.Result
+	// Surface is the model-visible tool surface of a scope (POST /v1/surface).
 	Surface(ctx context.Context, scope core.Scope, disableTools bool) (surface.Surface, error)
+	// Catalog is a scope's catalog for a remote core (POST /v1/catalog).
 	Catalog(ctx context.Context, scope core.Scope) (core.RemoteCatalog, error)
+	// CallTool runs one catalog tool for a remote core's guest (POST
+	// /v1/tools/call); a *core.ToolError is the tool's failure, answered 200.
 	CallTool(ctx context.Context, call core.CallInfo, id string, input json.RawMessage) (catalog.Result, *core.ToolError)
+	// Config is the Code Mode configuration (limits, languages) the handler
+	// reports and applies.
 	Config() config.Config
 }
 

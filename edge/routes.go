@@ -15,9 +15,14 @@ import (
 // Scope is the wire scope of every POST route: the agent run the caller acts
 // for (not the Code Mode runId exec hands out).
 type Scope struct {
-	AgentID    string `json:"agentId"`
-	SessionID  string `json:"sessionId"`
+	// AgentID is the agent running; required, as is SessionID.
+	AgentID string `json:"agentId"`
+	// SessionID is the session; a suspended run is visible only to the same
+	// principal, agent and session that made it.
+	SessionID string `json:"sessionId"`
+	// SessionKey is the session's routing key, handed to tools and hooks.
 	SessionKey string `json:"sessionKey"`
+	// AgentRunID is the agent run (one user turn), handed to tools and hooks.
 	AgentRunID string `json:"agentRunId"`
 }
 
@@ -27,37 +32,56 @@ func (s *Scope) core() core.Scope {
 
 // ExecRequest is the body of POST /v1/exec.
 type ExecRequest struct {
-	Code        *string `json:"code"`
-	Command     *string `json:"command"`
-	Language    *string `json:"language"`
-	RestartSafe *bool   `json:"restartSafe"`
-	Scope       *Scope  `json:"scope"`
+	// Code is the cell (core.ExecInput.Code); pointers tell a missing field
+	// from an empty one, so each refusal names what was wrong.
+	Code *string `json:"code"`
+	// Command is the alias of Code for hooks and trusted rewrites; when both
+	// are set they must be equal.
+	Command *string `json:"command"`
+	// Language is "javascript" or "typescript"; absent means the config's default.
+	Language *string `json:"language"`
+	// RestartSafe declares read-only work (core.ExecInput.RestartSafe).
+	RestartSafe *bool `json:"restartSafe"`
+	// Scope is required.
+	Scope *Scope `json:"scope"`
 }
 
 // WaitRequest is the body of POST /v1/wait.
 type WaitRequest struct {
+	// RunID is the runId of a waiting result; required.
 	RunID *string `json:"runId"`
-	Scope *Scope  `json:"scope"`
+	// Scope is required and must be the scope that made the run.
+	Scope *Scope `json:"scope"`
 }
 
 // SurfaceRequest is the body of POST /v1/surface.
 type SurfaceRequest struct {
-	Scope  *Scope  `json:"scope"`
+	// Scope is required.
+	Scope *Scope `json:"scope"`
+	// Format is "plain" (the default), "anthropic" or "openai": the shape of
+	// the tool definitions in the answer.
 	Format *string `json:"format"`
 }
 
 // ToolCallRequest is the body of POST /v1/tools/call.
 type ToolCallRequest struct {
-	ID     *string         `json:"id"`
-	Input  json.RawMessage `json:"input"`
-	Scope  *Scope          `json:"scope"`
-	CallID *string         `json:"callId"`
+	// ID is the catalog id of the tool (from POST /v1/catalog); required.
+	ID *string `json:"id"`
+	// Input is the tool input, a JSON object.
+	Input json.RawMessage `json:"input"`
+	// Scope is required.
+	Scope *Scope `json:"scope"`
+	// CallID names the nested call in hooks and the transcript; absent, the
+	// server makes one.
+	CallID *string `json:"callId"`
 }
 
 // ToolCallResponse is a relayed call's success: the tool's structured details
 // and, when it has any, its content blocks.
 type ToolCallResponse struct {
-	Details json.RawMessage   `json:"details"`
+	// Details is the tool's structured result (what tools.callValue returns).
+	Details json.RawMessage `json:"details"`
+	// Content are the tool's content blocks, when it has any.
 	Content []json.RawMessage `json:"content,omitempty"`
 }
 
@@ -65,6 +89,7 @@ type ToolCallResponse struct {
 // the relay worked and the tool did not: the remote core hands it to the guest
 // as a catchable error. Code is core.ToolError's.
 type ToolCallError struct {
+	// Error is the failure's code and message, for the guest.
 	Error core.ToolError `json:"error"`
 }
 

@@ -25,7 +25,10 @@ type Error struct {
 	Msg string
 }
 
+// Error returns Msg: the text the model sees, with no Go type or path in it.
 func (e *Error) Error() string { return e.Msg }
+
+// Unwrap returns Kind, so errors.Is(err, catalog.ErrDenied) and friends work.
 func (e *Error) Unwrap() error { return e.Kind }
 
 func newErr(kind error, msg string) error { return &Error{Kind: kind, Msg: msg} }

@@ -81,6 +81,8 @@ type ApprovalRequest struct {
 // Approver decides approval-gated calls. Approve blocks until a decision or until
 // ctx is done; the runtime treats a call blocked here as a pending call.
 type Approver interface {
+	// Approve reports whether the call may run. An error refuses it too (the
+	// model sees that approval failed); ctx ends when the run does.
 	Approve(ctx context.Context, req ApprovalRequest) (bool, error)
 }
 

@@ -17,6 +17,8 @@ type PanicError struct {
 	Stack []byte
 }
 
+// Error names the tool only: the panic value and stack are for the host's
+// logger, never for the model.
 func (e *PanicError) Error() string { return "tool " + e.ToolID + " failed unexpectedly" }
 
 // execute runs one tool, turning a panic into a *PanicError so a broken tool

@@ -118,6 +118,10 @@ type Result struct {
 // in Go, in a browser page or behind fetch. Execute may block for a long time; it
 // must return when ctx is done.
 type Tool interface {
+	// Spec describes the tool; the catalog reads it once per run, when it is built.
 	Spec() Spec
+	// Execute runs one call. call.Input has been checked against
+	// Spec().Parameters already; an error is a failed call the guest can catch
+	// (its message reaches the model, so keep host details out of it).
 	Execute(ctx context.Context, call Call) (Result, error)
 }

@@ -32,6 +32,8 @@ type Import struct {
 // entry (i32 in the low 32 bits, f64 as IEEE bits) and must hold the results on
 // return, as wazero's api.GoModuleFunction does.
 type Host interface {
+	// CallImport runs import number index (an index into the imports given to
+	// Engine.Load) with its parameters and results in stack.
 	CallImport(index int, stack []uint64)
 }
 
@@ -56,6 +58,7 @@ type Host interface {
 // do not call Poll; their hosts meet the time limit by other means, such as
 // terminating the Web Worker or a CPU budget.
 type Poller interface {
+	// Poll returns nil to let the guest go on, or the error that stops it.
 	Poll() error
 }
 
@@ -63,6 +66,7 @@ type Poller interface {
 type Engine interface {
 	// Load compiles wasm and checks that it imports nothing beyond imports.
 	Load(ctx context.Context, wasm []byte, imports []Import) (Module, error)
+	// Close releases the engine's caches; its modules must not be used after.
 	Close(ctx context.Context) error
 }
 
@@ -71,6 +75,7 @@ type Module interface {
 	// Instantiate creates an instance without running start functions; import
 	// calls go to host.
 	Instantiate(ctx context.Context, host Host) (Instance, error)
+	// Close releases the compiled code; instances already made may not outlive it.
 	Close(ctx context.Context) error
 }
 
@@ -78,11 +83,16 @@ type Module interface {
 // import may call exports of the same instance (QuickJS host callbacks do).
 // An error from Call means the instance trapped and must be discarded.
 type Instance interface {
+	// Call calls an exported function with i32/f64 arguments encoded as for
+	// Host.CallImport and returns its single result (0 for none).
 	Call(export string, args ...uint64) (uint64, error)
+	// Memory is the instance's linear memory.
 	Memory() Memory
-	// StackPointer reads and writes the module's __stack_pointer global.
+	// StackPointer reads the module's __stack_pointer global.
 	StackPointer() uint32
+	// SetStackPointer writes it (restoring a snapshot puts it back).
 	SetStackPointer(uint32)
+	// Close releases the instance; it must not be called afterwards.
 	Close(ctx context.Context) error
 }
 
@@ -108,5 +118,6 @@ const PageSize = 65536
 // engine's native stack). The QuickJS driver refuses a host call nested deeper
 // than MaxNesting with a catchable RangeError in the guest.
 type NestingLimiter interface {
+	// MaxNesting is the deepest host-call nesting the engine survives.
 	MaxNesting() int
 }

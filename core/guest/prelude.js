@@ -14,7 +14,8 @@
   const ArrayBufferCtor = ArrayBuffer, DataViewCtor = DataView;
   const dateToISO = Date.prototype.toISOString, symToString = Symbol.prototype.toString;
   const mapEntries = Map.prototype.entries, setValues = Set.prototype.values;
-  const arrayFrom = Array.from, getProto = Object.getPrototypeOf;
+  const arrayFrom = Array.from, getProto = Object.getPrototypeOf, create = Object.create;
+  const ObjectProto = Object.prototype, ArrayProto = Array.prototype;
   const MAX_DEPTH = 64;
 
   // ---- output adapter: any guest value -> JSON-compatible value, in the guest ----
@@ -41,40 +42,49 @@
     if (v === null) return null;
     if (depth > MAX_DEPTH) return "[Too deep]";
     if (seen.has(v)) return "[Circular]";
-    if (v instanceof ArrayBufferCtor || v instanceof DataViewCtor) {
-      throw new TypeError("binary data (" + (v instanceof DataViewCtor ? "DataView" : "ArrayBuffer") + ") cannot cross the Code Mode bridge; convert it to an array or a string first");
+    const proto = getProto(v);
+    // Plain objects and arrays, what tool inputs almost always are, skip the
+    // checks for the special kinds below (none of them has these prototypes).
+    if (proto !== ObjectProto && proto !== null && proto !== ArrayProto) {
+      if (v instanceof ArrayBufferCtor || v instanceof DataViewCtor) {
+        throw new TypeError("binary data (" + (v instanceof DataViewCtor ? "DataView" : "ArrayBuffer") + ") cannot cross the Code Mode bridge; convert it to an array or a string first");
+      }
+      if (v instanceof DateCtor) {
+        const t = v.getTime();
+        return t === t ? dateToISO.call(v) : null;
+      }
     }
-    if (typeof v.toJSON === "function" && !(v instanceof DateCtor)) {
+    if (typeof v.toJSON === "function") {
       seen.add(v);
       try { return adapt(v.toJSON(), seen, depth + 1, inArray); } finally { seen.delete(v); }
     }
-    if (v instanceof DateCtor) {
-      const t = v.getTime();
-      return t === t ? dateToISO.call(v) : null;
-    }
-    if (v instanceof ErrorCtor) return S(v.name) + ": " + S(v.message);
     seen.add(v);
     try {
-      if (v instanceof TypedArray) return arrayFrom(v, (x) => adapt(x, seen, depth + 1, true));
-      if (v instanceof MapCtor) {
-        const out = [];
-        for (const [k, x] of mapEntries.call(v)) out.push([adapt(k, seen, depth + 1, true), adapt(x, seen, depth + 1, true)]);
-        return out;
-      }
-      if (v instanceof SetCtor) {
-        const out = [];
-        for (const x of setValues.call(v)) out.push(adapt(x, seen, depth + 1, true));
-        return out;
-      }
       if (isArray(v)) {
         const out = new Array(v.length);
         for (let i = 0; i < v.length; i++) out[i] = adapt(v[i], seen, depth + 1, true);
         return out;
       }
-      const out = {};
+      if (proto !== ObjectProto && proto !== null) {
+        if (v instanceof ErrorCtor) return S(v.name) + ": " + S(v.message);
+        if (v instanceof TypedArray) return arrayFrom(v, (x) => adapt(x, seen, depth + 1, true));
+        if (v instanceof MapCtor) {
+          const out = [];
+          for (const [k, x] of mapEntries.call(v)) out.push([adapt(k, seen, depth + 1, true), adapt(x, seen, depth + 1, true)]);
+          return out;
+        }
+        if (v instanceof SetCtor) {
+          const out = [];
+          for (const x of setValues.call(v)) out.push(adapt(x, seen, depth + 1, true));
+          return out;
+        }
+      }
+      // A prototype-less copy: plain assignment then meets no setter or
+      // toJSON a cell put on Object.prototype, and "__proto__" stays a key.
+      const out = create(null);
       for (const k of keys(v)) {
         const x = adapt(v[k], seen, depth + 1, false);
-        if (x !== undefined) define(out, k, { value: x, enumerable: true, writable: true, configurable: true });
+        if (x !== undefined) out[k] = x;
       }
       return out;
     } finally {
@@ -102,11 +112,13 @@
     // The host answers with a promise of a JSON text; rejections carry plain
     // {name, message} data, re-created here as guest errors. inputText, when
     // given, is the "input" field already serialized by the output adapter:
-    // spliced in as text, it is not parsed and stringified once more.
+    // spliced in as text, it is not parsed and stringified once more. The
+    // message is put together as text too (no spread object per call).
     let p;
     try {
-      let msg = stringify({ op: op, ...args });
-      if (inputText !== undefined) msg = msg.slice(0, -1) + ',"input":' + inputText + "}";
+      let msg = stringify(args);
+      msg = '{"op":' + stringify(op) + (msg.length > 2 ? "," + msg.slice(1, -1) : "") +
+        (inputText !== undefined ? ',"input":' + inputText : "") + "}";
       p = hostAsync(msg);
     } catch (e) {
       // Refused before it started (unknown id, policy, restartSafe, limits):

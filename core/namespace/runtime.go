@@ -62,11 +62,16 @@ func Resolve(ctx ScopeContext, visible []catalog.Spec) (*Runtime, error) {
 // skipped and reported instead. Err is the reason (a *SerializeError, a
 // createScope failure, a bad or duplicate globalName, or the size bound).
 type SkippedError struct {
-	ID  string
+	// ID is the registration's namespace id.
+	ID string
+	// Err is why it was left out.
 	Err error
 }
 
+// Error is Err's message.
 func (e *SkippedError) Error() string { return e.Err.Error() }
+
+// Unwrap returns Err.
 func (e *SkippedError) Unwrap() error { return e.Err }
 
 // Resolve builds the run's namespaces from the registry and the run catalog. A

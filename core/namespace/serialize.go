@@ -46,6 +46,7 @@ type SerializeError struct {
 	Reason string
 }
 
+// Error names the namespace, the path and the rule the value broke.
 func (e *SerializeError) Error() string {
 	return fmt.Sprintf("namespace %q: scope path %s: %s", e.Namespace, e.Path, e.Reason)
 }

@@ -82,24 +82,33 @@ func (c *Config) RequireEnabled() error {
 // MCPServer is one entry of mcp.servers: a stdio command or a Streamable HTTP
 // URL, never both.
 type MCPServer struct {
+	// Name is the key under mcp.servers: the guest reaches the server's tools
+	// as MCP.<name> and the catalog ids are mcp:<name>:<tool>.
 	Name string
-	// Command, Args, Env and Cwd describe a stdio server; Cwd is resolved
-	// against the file's directory.
+	// Command is the program of a stdio server (looked up in PATH).
 	Command string
-	Args    []string
-	Env     map[string]string
-	Cwd     string
-	// URL and Headers describe a Streamable HTTP server.
-	URL     string
+	// Args are its arguments.
+	Args []string
+	// Env are variables set for it on top of the allowlisted host variables
+	// (stdio.AllowedEnv); nothing else of the host's environment reaches it.
+	Env map[string]string
+	// Cwd is its working directory, resolved against the file's directory.
+	Cwd string
+	// URL is the endpoint of a Streamable HTTP server.
+	URL string
+	// Headers are sent with every request to URL (e.g. Authorization).
 	Headers map[string]string
 }
 
 // Error is a refusal with its position in the file.
 type Error struct {
+	// File is the config file's path as given to Load.
 	File string
-	Pos  config.Pos
+	// Pos is the line and column of the offending key or value.
+	Pos config.Pos
 	// Key is the dotted key path, e.g. "mcp.servers.everything.command".
 	Key string
+	// Msg says what is wrong and what is accepted.
 	Msg string
 }
 

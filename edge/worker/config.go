@@ -44,18 +44,28 @@ const (
 
 // MCPServer is one remote MCP server of EnvMCPServers.
 type MCPServer struct {
-	URL     string            `json:"url"`
+	// URL is the server's Streamable HTTP endpoint, reached with fetch.
+	URL string `json:"url"`
+	// Headers are sent with every request (e.g. Authorization).
 	Headers map[string]string `json:"headers,omitempty"`
 }
 
 // Settings is the front's configuration, read from the Worker's env.
 type Settings struct {
-	CodeMode            config.Config
-	Tokens              []edge.Token
-	NoAuth              bool
-	MCPServers          map[string]MCPServer
-	ExampleTools        bool
-	AllowedOrigins      []string
+	// CodeMode is tools.codeMode of EnvConfig; it must be enabled.
+	CodeMode config.Config
+	// Tokens are the bearer tokens of EnvTokens.
+	Tokens []edge.Token
+	// NoAuth serves without tokens (EnvNoAuth; local development only).
+	NoAuth bool
+	// MCPServers are the remote MCP servers of EnvMCPServers, by name.
+	MCPServers map[string]MCPServer
+	// ExampleTools puts the example toolset in every catalog (EnvExampleTools).
+	ExampleTools bool
+	// AllowedOrigins is the CORS allow list (EnvAllowedOrigins).
+	AllowedOrigins []string
+	// InterruptsPerSecond sizes each cell's interrupt budget
+	// (EnvInterruptsPerSecond, default WorkerdInterruptsPerSecond).
 	InterruptsPerSecond int64
 }
 

@@ -18,6 +18,7 @@ const Version = "worker"
 
 // FrontOptions assemble the front for one request.
 type FrontOptions struct {
+	// Settings is the Worker's configuration (ReadSettings).
 	Settings Settings
 	// Send reaches the session objects.
 	Send Sender

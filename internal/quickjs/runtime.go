@@ -214,7 +214,7 @@ func (r *Runtime) Restore(ctx context.Context, snap *Snapshot, lim Limits) (*VM,
 }
 
 func (r *Runtime) restore(ctx context.Context, t *template, snap *Snapshot, lim Limits) (*VM, error) {
-	vm := &VM{rt: r, tmpl: t, callbacks: map[string]HostFunc{}}
+	vm := &VM{rt: r, tmpl: t, callbacks: map[string]HostFunc{}, grace: GraceTime, graceTicks: GraceTicks}
 	if p, ok := r.take(t); ok {
 		vm.attach(p)
 	} else {
@@ -237,6 +237,7 @@ func (r *Runtime) restore(ctx context.Context, t *template, snap *Snapshot, lim 
 		}
 		sp, rtPtr, ctxPtr = snap.sp, snap.rtPtr, snap.ctxPtr
 		vm.rejections = snap.rejections
+		vm.grace, vm.graceTicks = snap.grace, snap.graceTicks
 	}
 	vm.inst.SetStackPointer(sp)
 	if _, err := vm.call("qjs_set_runtime_and_context", uint64(rtPtr), uint64(ctxPtr)); err != nil {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"maps"
+	"time"
 )
 
 // chunk is the granularity at which a snapshot looks for what differs from the
@@ -33,6 +34,10 @@ type Snapshot struct {
 	data       []byte
 	deflated   bool
 	rejections map[uint32]rejection
+	// grace and graceTicks are what the run had left of its allowance for
+	// host-initiated guest code (see GraceTime); Restore hands them on.
+	grace      time.Duration
+	graceTicks int64
 }
 
 // Bytes is what the snapshot keeps on the Go heap: its data buffer (exactly
@@ -61,7 +66,7 @@ func (vm *VM) Snapshot() (*Snapshot, error) {
 	}
 	rt, _ := vm.call("qjs_get_runtime_ptr")
 	cx, _ := vm.call("qjs_get_context_ptr")
-	s := &Snapshot{tmpl: vm.tmpl, size: size, sp: vm.inst.StackPointer(), rtPtr: uint32(rt), ctxPtr: uint32(cx), rejections: maps.Clone(vm.rejections)}
+	s := &Snapshot{tmpl: vm.tmpl, size: size, sp: vm.inst.StackPointer(), rtPtr: uint32(rt), ctxPtr: uint32(cx), rejections: maps.Clone(vm.rejections), grace: vm.grace, graceTicks: vm.graceTicks}
 	var zero [chunk]byte
 	base := vm.tmpl.mem
 	var prevEnd uint32

@@ -2,9 +2,11 @@ package quickjs_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/codemode-go/codemode/internal/quickjs"
 )
@@ -209,5 +211,59 @@ func TestSnapshotBytesCountWhatTheHeapKeeps(t *testing.T) {
 				t.Fatalf("snapshots report %d bytes but keep %d on the heap (%.2fx)", reported, held, r)
 			}
 		})
+	}
+}
+
+// TestDescribeAllowanceIsOnePerRunAcrossRestores: the allowance for
+// host-initiated guest code (describing thrown values) is one per run. A
+// hostile getter spends it; a snapshot carries what is left, so after any
+// number of restores (one per wait call) even a plain error is no longer run
+// through guest code, while a fresh VM gets the whole allowance again (issue 8:
+// "one bounded allowance for all post-deadline work of a run").
+func TestDescribeAllowanceIsOnePerRunAcrossRestores(t *testing.T) {
+	rt, _ := runtimes(t)
+	lim := func() quickjs.Limits { return quickjs.Limits{Deadline: time.Now().Add(20 * time.Second)} }
+	described := func(vm *quickjs.VM) bool {
+		_, err := vm.Eval(`throw new TypeError("plain")`, "cell.js")
+		var je *quickjs.JSError
+		if !errors.As(err, &je) {
+			t.Fatalf("err = %v", err)
+		}
+		return je.Message == "plain"
+	}
+	vm, err := rt.NewVM(context.Background(), lim())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !described(vm) {
+		t.Fatal("a fresh VM did not describe a plain error")
+	}
+	start := time.Now()
+	if _, err := vm.Eval(`throw {get name() { for (;;) {} }, get message() { for (;;) {} }}`, "cell.js"); err == nil {
+		t.Fatal("no error")
+	}
+	spent := time.Since(start)
+	for i := range 3 { // three wait calls: snapshot, restore, describe
+		snap, err := vm.Snapshot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		vm.Close()
+		if vm, err = rt.Restore(context.Background(), snap, lim()); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if described(vm) {
+			t.Fatalf("restore %d: the spent allowance was granted again", i+1)
+		}
+		spent += time.Since(start)
+	}
+	vm.Close()
+	if bound := quickjs.GraceTime + quickjs.HardStopSlack + 200*time.Millisecond; spent > bound {
+		t.Fatalf("describing took %v in all, more than one allowance (%v)", spent, bound)
+	}
+	fresh := newVM(t, lim())
+	if !described(fresh) {
+		t.Fatal("a fresh VM (a new run) did not get its own allowance")
 	}
 }

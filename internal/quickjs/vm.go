@@ -54,7 +54,8 @@ type VM struct {
 	ticks       int64
 	interrupted string
 	// grace and graceTicks are what is left of the one allowance for
-	// host-initiated guest code (see guarded) since the last SetLimits.
+	// host-initiated guest code (see guarded) of this VM's run: a fresh VM gets
+	// the whole allowance, a restored one what its snapshot had left.
 	grace      time.Duration
 	graceTicks int64
 
@@ -115,13 +116,14 @@ func (vm *VM) growTo(size uint32) error {
 func (vm *VM) Err() error { return vm.dead }
 
 // SetLimits applies limits and resets the interrupt state. ctx cancels the guest.
+// It leaves the allowance for host-initiated guest code alone: that is one per
+// run, not one per call (see GraceTime).
 func (vm *VM) SetLimits(ctx context.Context, lim Limits) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
 	vm.ctx, vm.deadline, vm.budget = ctx, lim.Deadline, lim.InterruptBudget
 	vm.ticks, vm.interrupted = 0, ""
-	vm.grace, vm.graceTicks = GraceTime, GraceTicks
 	vm.applyLimits(lim)
 }
 
@@ -186,9 +188,11 @@ func (vm *VM) interrupt() bool {
 }
 
 // The one allowance for host-initiated guest code (describing thrown values,
-// unhandled rejections, reseeding) between two SetLimits, i.e. per exec or
-// wait call: a hostile getter gets at most this much time and this many
-// interrupt checks in total, however many errors the host has to describe.
+// unhandled rejections, reseeding) of a run: a VM from NewVM starts with it, a
+// Snapshot carries what is left of it and Restore hands that on, so a run
+// resumed by any number of wait calls still gets it once. A hostile getter
+// gets at most this much time and this many interrupt checks in total, however
+// many errors the host has to describe and however often the run is resumed.
 const (
 	GraceTime  = 250 * time.Millisecond
 	GraceTicks = 400

@@ -53,10 +53,13 @@ func NewHost() *Host { return &Host{runtimes: map[uint32]*hostRuntime{}} }
 // Error is the error answer's body: a code from the spec's CodeModeErrorCode
 // set (invalid_input for every bad request) and a message for people.
 type Error struct {
-	Code    core.ErrorCode `json:"code"`
-	Message string         `json:"message"`
+	// Code is invalid_input for a bad request, else the core's code.
+	Code core.ErrorCode `json:"code"`
+	// Message says what was wrong, naming the field.
+	Message string `json:"message"`
 }
 
+// Error returns Message.
 func (e *Error) Error() string { return e.Message }
 
 func badInput(format string, a ...any) *Error {
@@ -167,11 +170,16 @@ func (h *Host) handle(ctx context.Context, op string, req []byte) (any, error) {
 
 // ExecRequest is exec's request: the spec's exec input plus restartSafe.
 type ExecRequest struct {
-	Runtime     uint32 `json:"runtime"`
-	Code        string `json:"code,omitempty"`
-	Command     string `json:"command,omitempty"`
-	Language    string `json:"language,omitempty"`
-	RestartSafe bool   `json:"restartSafe,omitempty"`
+	// Runtime is the handle create_runtime answered.
+	Runtime uint32 `json:"runtime"`
+	// Code is the cell.
+	Code string `json:"code,omitempty"`
+	// Command is Code's alias (core.ExecInput.Command).
+	Command string `json:"command,omitempty"`
+	// Language is "javascript" or "typescript"; empty means the config's default.
+	Language string `json:"language,omitempty"`
+	// RestartSafe declares read-only work (core.ExecInput.RestartSafe).
+	RestartSafe bool `json:"restartSafe,omitempty"`
 }
 
 // CreateRequest is create_runtime's request.
@@ -267,8 +275,11 @@ func isObject(b json.RawMessage) bool {
 // RunAnswer is exec's and wait's answer: the CodeModeResult and, when it is
 // waiting, the host calls of that run the host still has to settle.
 type RunAnswer struct {
-	Result    core.Result `json:"result"`
-	HostCalls []HostCall  `json:"hostCalls"`
+	// Result is the CodeModeResult.
+	Result core.Result `json:"result"`
+	// HostCalls are the run's host-tool calls still to settle (empty unless
+	// the result is waiting).
+	HostCalls []HostCall `json:"hostCalls"`
 }
 
 // call runs one exec or wait (of runID; "" for exec) and lists the run's open
@@ -314,10 +325,14 @@ func (r *hostRuntime) forget(runID string) {
 
 // SettleRequest answers one host call: either result or error.
 type SettleRequest struct {
-	Runtime uint32          `json:"runtime"`
-	ID      string          `json:"id"`
-	Result  *catalog.Result `json:"result,omitempty"`
-	Error   *string         `json:"error,omitempty"`
+	// Runtime is the handle create_runtime answered.
+	Runtime uint32 `json:"runtime"`
+	// ID is the HostCall's id.
+	ID string `json:"id"`
+	// Result is the tool's result on success.
+	Result *catalog.Result `json:"result,omitempty"`
+	// Error is the failure's message, which the guest sees as a caught Error.
+	Error *string `json:"error,omitempty"`
 }
 
 func (r *hostRuntime) settle(req []byte) (any, error) {

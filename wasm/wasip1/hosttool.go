@@ -33,11 +33,16 @@ type ToolDecl struct {
 // HostCall is a guest call of a host tool that the host has to execute and
 // answer through settle.
 type HostCall struct {
-	ID     string          `json:"id"`
-	RunID  string          `json:"runId"`
-	Tool   string          `json:"tool"`
-	ToolID string          `json:"toolId"`
-	Input  json.RawMessage `json:"input"`
+	// ID names the call in settle.
+	ID string `json:"id"`
+	// RunID is the waiting run that made it.
+	RunID string `json:"runId"`
+	// Tool is the host tool's declared name.
+	Tool string `json:"tool"`
+	// ToolID is its catalog id.
+	ToolID string `json:"toolId"`
+	// Input is the tool input, checked against the declared parameters.
+	Input json.RawMessage `json:"input"`
 }
 
 // hostCalls is a runtime's table of unsettled host calls.

@@ -218,6 +218,7 @@ type TrapError struct {
 	Message string
 }
 
+// Error carries the engine's trap message.
 func (e *TrapError) Error() string { return "quickjs.wasm trapped: " + e.Message }
 
 func lastError(id int32) string {

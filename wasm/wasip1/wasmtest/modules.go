@@ -20,10 +20,19 @@ import (
 )
 
 // Module names the two build outputs.
-type Module struct{ Name, Pkg, BuildMode string }
+type Module struct {
+	// Name is the file name under build/.
+	Name string
+	// Pkg is the main package it is built from.
+	Pkg string
+	// BuildMode is go build's -buildmode ("" for the default).
+	BuildMode string
+}
 
 var (
+	// Command is the command module (_start): the codemode CLI, one result line per result.
 	Command = Module{"codemode.wasip1.wasm", "./wasm/wasip1/command", ""}
+	// Reactor is the reactor module (-buildmode=c-shared) a host embeds and calls by export.
 	Reactor = Module{"codemode.wasip1.reactor.wasm", "./wasm/wasip1/reactor", "c-shared"}
 )
 

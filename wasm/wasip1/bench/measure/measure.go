@@ -17,10 +17,14 @@ import (
 
 // Figures are milliseconds (medians over the rounds, setup once).
 type Figures struct {
-	Setup       float64 `json:"setupMs"`
-	FreshVM     float64 `json:"freshVmMs"`
+	// Setup is compiling quickjs.wasm and building the cold template, once.
+	Setup float64 `json:"setupMs"`
+	// FreshVM is one VM from the template.
+	FreshVM float64 `json:"freshVmMs"`
+	// TrivialExec is a whole exec of "return 1".
 	TrivialExec float64 `json:"trivialExecMs"`
-	Fib20       float64 `json:"fib20Ms"`
+	// Fib20 is a whole exec of the Fib20 cell.
+	Fib20 float64 `json:"fib20Ms"`
 }
 
 // Fib20 is the compute cell.
