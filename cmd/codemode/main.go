@@ -36,13 +36,14 @@ func main() {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, `usage: codemode serve [--addr 127.0.0.1:8787] [--config FILE] [--static DIR] [--grace 15s]
+	fmt.Fprintln(w, `usage: codemode serve [--addr 127.0.0.1:8787] [--config FILE] [--static DIR] [--grace 15s] [--metrics-addr 127.0.0.1:PORT]
        codemode exec [-e CODE | -f FILE] [--language javascript|typescript] [--config FILE] [--wait]
        codemode surface [--config FILE] [--format plain|anthropic|openai]
 
 serve answers the HTTP API (POST /v1/exec, /v1/wait, /v1/surface, /v1/tools/call,
 GET /v1/catalog, /healthz) and serves the web IDE from build/web at / when it exists.
-Beyond loopback it needs auth.tokens in the config.
+Beyond loopback it needs auth.tokens in the config. --metrics-addr (off by default,
+loopback only) serves goroutines, heap and suspended runs as JSON at GET /metrics.
 
 exec runs one Code Mode cell against the example toolset (shipping_list, echo, sleep_ms,
 github_list_issues, github_update_issue and the Issues namespace) and prints the

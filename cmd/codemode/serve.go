@@ -40,6 +40,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	cfgFile := fs.String("config", "", "server config file (JSON or JSON5)")
 	static := fs.String("static", "", "directory served at / (default: the config's staticDir, else "+defaultStaticDir+" when it exists)")
 	grace := fs.Duration("grace", defaultGrace, "how long in-flight requests may finish after SIGINT/SIGTERM")
+	metricsAddr := fs.String("metrics-addr", "", "opt-in: serve runtime figures (goroutines, heap, suspended runs) as JSON at GET /metrics on this loopback host:port; off by default")
 	fs.Usage = func() { usage(stderr) }
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		if fs.NArg() > 0 {
@@ -62,6 +63,12 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if err := checkExposure(listen, len(cfg.Tokens) > 0); err != nil {
 		fmt.Fprintf(stderr, "codemode serve: %v\n", err)
 		return 2
+	}
+	if *metricsAddr != "" {
+		if err := checkMetricsAddr(*metricsAddr); err != nil {
+			fmt.Fprintf(stderr, "codemode serve: %v\n", err)
+			return 2
+		}
 	}
 	dir := cfg.StaticDir
 	if *static != "" {
@@ -93,6 +100,19 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		env.close(context.Background())
 		fmt.Fprintf(stderr, "codemode serve: cannot listen on %s: %v\n", listen, err)
 		return 1
+	}
+	if *metricsAddr != "" {
+		mln, err := net.Listen("tcp", *metricsAddr)
+		if err != nil {
+			ln.Close()
+			env.close(context.Background())
+			fmt.Fprintf(stderr, "codemode serve: cannot listen on --metrics-addr %s: %v\n", *metricsAddr, err)
+			return 1
+		}
+		msrv := &http.Server{Handler: metricsHandler(env.rt.Suspended), ReadHeaderTimeout: 10 * time.Second}
+		go msrv.Serve(mln)
+		defer msrv.Close()
+		log.Info("metrics listening", "url", "http://"+mln.Addr().String()+"/metrics")
 	}
 	var inflight sync.WaitGroup
 	counted := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
