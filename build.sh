@@ -143,13 +143,23 @@ bench_http() {
 
 # soak: the load-and-fault soak (issue 15) against real codemode serve processes on
 # 127.0.0.1: faulty tools, disconnects, TTL expiry, two principals, the 64-run limit,
-# then 10,000 trivial execs with the server's RSS sampled. Bounded (-max-time 5m);
+# then 10,000 trivial execs with the server's RSS and goroutines (its opt-in
+# --metrics-addr) sampled. Bounded (-max-time 5m);
 # scale with flags, e.g. ./build.sh soak -execs 2000 -cycles 8. Not in the test command.
 soak() {
   deps
   mkdir -p build
   go build -trimpath -o build/codemode ./cmd/codemode
   go run ./tests/bench/httpload -soak -bin build/codemode "$@"
+}
+
+# soak-worker: the same soak driver against the built Worker on local workerd (two
+# wrangler dev runs: TTL 2 s for the mixed load and flatness, 600 s for the 64-run
+# limit in one Durable Object), scaled to a few minutes (6 sessions x 10 cycles, 600
+# trivial execs, timeoutMs 2000); workerd's RSS from /proc. Not in the test command.
+soak_worker() {
+  worker
+  go run ./tests/bench/httpload -soak -worker -root "$PWD" "$@"
 }
 
 test_() {

@@ -48,10 +48,13 @@ func main() {
 	ttl := flag.Int("ttl", 2, "soak: the server's snapshotTtlSeconds")
 	rssTol := flag.Float64("rss-tol", 0.10, "soak: allowed RSS growth from the middle to the end sample")
 	maxTime := flag.Duration("max-time", 5*time.Minute, "soak: give up (FAIL) after this long")
+	gorTol := flag.Int("goroutine-tol", 10, "soak: goroutines the server may gain over the flatness phase")
+	worker := flag.Bool("worker", false, "soak: run against the built Worker on local workerd (./build.sh soak-worker)")
+	root := flag.String("root", ".", "soak -worker: the repository root (build/worker, node_modules)")
 	flag.Parse()
 	if *soak {
 		if err := runSoak(soakOptions{bin: *bin, sessions: *sessions, cycles: *cycles, timeoutMs: *timeoutMs, seed: *seed,
-			execs: *execs, ttl: *ttl, rssTol: *rssTol, maxTime: *maxTime}); err != nil {
+			execs: *execs, ttl: *ttl, rssTol: *rssTol, maxTime: *maxTime, goroutineTol: *gorTol, worker: *worker, root: *root}); err != nil {
 			fmt.Fprintln(os.Stderr, "soak:", err)
 			os.Exit(1)
 		}
@@ -68,6 +71,8 @@ type server struct {
 	url  string
 	logs *bytes.Buffer
 	mu   sync.Mutex
+	// metricsURL is the server's --metrics-addr endpoint, when started with one.
+	metricsURL string
 }
 
 // benchConfig is bench-http's server config: the example toolset, no auth.
@@ -76,8 +81,9 @@ func benchConfig(timeoutMs int) string {
 }
 
 // start runs `codemode serve` on a free 127.0.0.1 port with the config text
-// cfgText and returns once it printed its URL line.
-func start(bin, cfgText string) (*server, error) {
+// cfgText and returns once it printed its URL line. With metrics it also
+// serves its figures on a second free loopback port (--metrics-addr).
+func start(bin, cfgText string, metrics bool) (*server, error) {
 	dir, err := os.MkdirTemp("", "httpload-")
 	if err != nil {
 		return nil, err
@@ -91,7 +97,18 @@ func start(bin, cfgText string) (*server, error) {
 	addr := ln.Addr().String()
 	ln.Close()
 	s := &server{logs: &bytes.Buffer{}, url: "http://" + addr}
-	s.cmd = exec.Command(bin, "serve", "--addr", addr, "--config", cfg, "--static", dir)
+	args := []string{"serve", "--addr", addr, "--config", cfg, "--static", dir}
+	if metrics {
+		mln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		maddr := mln.Addr().String()
+		mln.Close()
+		args = append(args, "--metrics-addr", maddr)
+		s.metricsURL = "http://" + maddr + "/metrics"
+	}
+	s.cmd = exec.Command(bin, args...)
 	out, _ := s.cmd.StdoutPipe()
 	errp, _ := s.cmd.StderrPipe()
 	if err := s.cmd.Start(); err != nil {
@@ -160,14 +177,41 @@ func (s *server) peakRSS() int { return s.status(`VmHWM:\s+(\d+) kB`) }
 // rss is the server's VmRSS (resident set now) in KiB.
 func (s *server) rss() int { return s.status(`VmRSS:\s+(\d+) kB`) }
 
-// threads is the server's OS thread count (not goroutines: /healthz does not
-// report those).
+// threads is the server's OS thread count.
 func (s *server) threads() int { return s.status(`Threads:\s+(\d+)`) }
+
+// goroutines is the server's goroutine count from its --metrics-addr
+// endpoint; -1 without one or when it does not answer.
+func (s *server) goroutines() int {
+	if s.metricsURL == "" {
+		return -1
+	}
+	resp, err := http.Get(s.metricsURL)
+	if err != nil {
+		return -1
+	}
+	defer resp.Body.Close()
+	var m struct {
+		Goroutines *int `json:"goroutines"`
+	}
+	if json.NewDecoder(resp.Body).Decode(&m) != nil || m.Goroutines == nil {
+		return -1
+	}
+	return *m.Goroutines
+}
+
+func (s *server) base() string { return s.url }
+
+func (s *server) kill() { s.cmd.Process.Kill() }
 
 // status reads the number the pattern's group matches in /proc/PID/status; -1
 // when it cannot.
-func (s *server) status(pattern string) int {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", s.cmd.Process.Pid))
+func (s *server) status(pattern string) int { return procStatus(s.cmd.Process.Pid, pattern) }
+
+// procStatus reads the number the pattern's group matches in
+// /proc/PID/status; -1 when it cannot.
+func procStatus(pid int, pattern string) int {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return -1
 	}
@@ -406,7 +450,7 @@ func pct(ds []time.Duration, p float64) time.Duration {
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000) }
 
 func run(bin string, sessions, cycles, timeoutMs int, seed int64) error {
-	srv, err := start(bin, benchConfig(timeoutMs))
+	srv, err := start(bin, benchConfig(timeoutMs), false)
 	if err != nil {
 		return err
 	}

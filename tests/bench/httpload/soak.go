@@ -17,8 +17,16 @@ package main
 //     refused with "too many suspended code mode runs.", all 64 completed on
 //     wait, capacity back;
 //  3. flatness on server A: N trivial execs with the server's VmRSS sampled
-//     at the start, middle and end. /healthz reports no goroutine count, so
-//     only RSS is checked (OS threads are printed for information).
+//     at the start, middle and end, and its goroutines (from the opt-in
+//     --metrics-addr endpoint) before and after, with idle client
+//     connections closed so only the server's own goroutines count.
+//
+// With -worker (./build.sh soak-worker) the same phases run against the
+// built Worker on local workerd (worker.go), scaled down (about 134 ms of
+// CPU per warm exec there): RSS is workerd's, goroutines are not visible,
+// the Worker has no fault tools (no panic/toolerror cells) and its 64-run
+// limit is per Durable Object, so the capacity phase holds 64 runs in one
+// session.
 //
 // Each phase prints its figures; each check prints PASS or FAIL and any
 // failed check makes the run exit non-zero.
@@ -45,6 +53,42 @@ type soakOptions struct {
 	seed                  int64
 	rssTol                float64
 	maxTime               time.Duration
+	// goroutineTol is how many goroutines the server may gain over the
+	// flatness phase.
+	goroutineTol int
+	// slowMax bounds the slow tool's random sleep (50 ms to slowMax).
+	slowMax int
+	// worker runs against local workerd from the repository root root.
+	worker bool
+	root   string
+}
+
+// target is a server under the soak: codemode serve or workerd.
+type target interface {
+	base() string
+	// rss and threads are the serving process's VmRSS (KiB) and OS threads.
+	rss() int
+	threads() int
+	// goroutines is -1 when the target exposes no count.
+	goroutines() int
+	// stop ends it and returns the suspended runs it dropped (-1: not reported).
+	stop() (int, error)
+	kill()
+}
+
+func startTarget(o soakOptions, ttl int) (target, error) {
+	if o.worker {
+		return startWorkerd(o.root, o.timeoutMs, ttl)
+	}
+	return start(o.bin, soakConfig(o.timeoutMs, ttl), true)
+}
+
+// settledGoroutines closes the soak's idle client connections (each holds a
+// server goroutine) and reads the target's goroutines once they are gone.
+func settledGoroutines(t target) int {
+	httpClient.CloseIdleConnections()
+	time.Sleep(300 * time.Millisecond)
+	return t.goroutines()
 }
 
 // principal is one bearer token of the soak's server config.
@@ -243,30 +287,51 @@ func flagSet(name string) bool {
 
 func runSoak(o soakOptions) error {
 	// bench-http's defaults (50 x 20) would hold close to the 64-run limit with
-	// the soak's suspending kinds; the soak's own default is 16 x 24.
-	if !flagSet("sessions") {
-		o.sessions = 16
+	// the soak's suspending kinds; the soak's own default is 16 x 24. On
+	// workerd every exec costs ~134 ms of CPU, so its defaults are a few
+	// minutes' worth.
+	defaults := map[string]*int{"sessions": &o.sessions, "cycles": &o.cycles, "execs": &o.execs, "timeout-ms": &o.timeoutMs}
+	want := map[string]int{"sessions": 16, "cycles": 24}
+	workers := 8
+	o.slowMax = 500
+	if o.worker {
+		want = map[string]int{"sessions": 6, "cycles": 10, "execs": 600, "timeout-ms": 2000}
+		// timeoutMs 2000 (the Worker tests' value: a loaded workerd needs it);
+		// slow tools up to 4 s so a good share still suspends.
+		o.slowMax, workers = 4000, 4
 	}
-	if !flagSet("cycles") {
-		o.cycles = 24
+	if o.worker && !flagSet("max-time") {
+		o.maxTime = 12 * time.Minute
+	}
+	for name, v := range want {
+		if !flagSet(name) {
+			*defaults[name] = v
+		}
+	}
+	host := "codemode serve"
+	if o.worker {
+		host = "the Worker on local workerd"
 	}
 	began := time.Now()
 	var live sync.Map // servers to kill if the watchdog fires
 	watchdog := time.AfterFunc(o.maxTime, func() {
 		fmt.Printf("  FAIL soak finished within %s (it did not; servers killed)\n", o.maxTime)
-		live.Range(func(k, _ any) bool { k.(*server).cmd.Process.Kill(); return true })
+		live.Range(func(k, _ any) bool { k.(target).kill(); return true })
 		os.Exit(1)
 	})
 	defer watchdog.Stop()
 	c := &checker{}
 
 	// Phase 1: mixed load with faults on server A.
-	a, err := start(o.bin, soakConfig(o.timeoutMs, o.ttl))
+	a, err := startTarget(o, o.ttl)
 	if err != nil {
 		return err
 	}
 	live.Store(a, true)
 	kinds := []string{"fast", "slow", "failing", "yield", "panic", "toolerror", "disconnect", "expire", "cross"}
+	if o.worker {
+		kinds = []string{"fast", "slow", "failing", "yield", "disconnect", "expire", "cross"}
+	}
 	rng := rand.New(rand.NewSource(o.seed))
 	type job struct {
 		kind string
@@ -275,32 +340,32 @@ func runSoak(o soakOptions) error {
 	plan := make([][]job, o.sessions)
 	for s := range plan {
 		for i := 0; i < o.cycles; i++ {
-			plan[s] = append(plan[s], job{kinds[rng.Intn(len(kinds))], 50 + rng.Intn(451)})
+			plan[s] = append(plan[s], job{kinds[rng.Intn(len(kinds))], 50 + rng.Intn(o.slowMax-49)})
 		}
 	}
 	st := &stats{}
 	t := &tally{n: map[string]int{}}
 	mixStart := time.Now()
-	rssBefore := a.rss()
+	rssBefore, gorFresh := a.rss(), a.goroutines()
 	var wg sync.WaitGroup
 	for s := range plan {
 		wg.Add(1)
 		go func(s int) {
 			defer wg.Done()
-			rn := authRunner{a.url, principals[s%2].token}
+			rn := authRunner{a.base(), principals[s%2].token}
 			for i, j := range plan[s] {
 				switch j.kind {
 				case "fast", "slow", "failing", "yield":
 					cycle(rn, st, s, i, j.kind, j.ms)
 				default:
-					faultCycle(a.url, t, s, i, j.kind, o.ttl)
+					faultCycle(a.base(), t, s, i, j.kind, o.ttl)
 				}
 			}
 		}(s)
 	}
 	wg.Wait()
 	mixTime := time.Since(mixStart)
-	fmt.Printf("soak: load and faults against codemode serve on 127.0.0.1 (timeoutMs %d, snapshotTtlSeconds %d, principals alice/bob)\n", o.timeoutMs, o.ttl)
+	fmt.Printf("soak: load and faults against %s on 127.0.0.1 (timeoutMs %d, snapshotTtlSeconds %d, principals alice/bob)\n", host, o.timeoutMs, o.ttl)
 	fmt.Printf("  %-34s %10s  %s\n", "phase / outcome", "count", "figures")
 	fmt.Printf("  %-34s %10d  %d sessions x %d cycles in %.1f s; exec p50 %s p99 %s, wait p50 %s p99 %s\n", "mixed load: cells", o.sessions*o.cycles,
 		o.sessions, o.cycles, mixTime.Seconds(), ms(pct(st.exec, 0.5)), ms(pct(st.exec, 0.99)), ms(pct(st.wait, 0.5)), ms(pct(st.wait, 0.99)))
@@ -313,39 +378,54 @@ func runSoak(o soakOptions) error {
 	}
 	fmt.Printf("  %-34s %10s  %.1f -> %.1f MiB\n", "  server RSS over the mixed load", "", float64(rssBefore)/1024, float64(a.rss())/1024)
 
-	// Phase 3 runs on A right away (phase 2 needs its own long-TTL server).
-	flat := flatPhase(a, o.execs)
-
-	// Let the runs of cancelled requests (if the server kept any) expire, then
-	// stop A: nothing may be left suspended.
+	// Let the runs of cancelled requests (if the server kept any) expire, so
+	// the goroutine baseline holds no suspended run; then phase 3 runs on A
+	// (phase 2 needs its own long-TTL server) and A stops: nothing may be
+	// left suspended.
 	time.Sleep(time.Duration(o.ttl)*time.Second + 1200*time.Millisecond)
+	gorBefore := settledGoroutines(a)
+	flat := flatPhase(a, o.execs, workers)
+	gorAfter := settledGoroutines(a)
 	droppedA, stopErrA := a.stop()
 	live.Delete(a)
 
 	// Phase 2: capacity on server B.
-	b, err := start(o.bin, soakConfig(o.timeoutMs, 600))
+	b, err := startTarget(o, 600)
 	if err != nil {
 		return err
 	}
 	live.Store(b, true)
-	capRes := capacityPhase(b.url)
+	capRes := capacityPhase(b.base(), o.worker)
 	droppedB, stopErrB := b.stop()
 	live.Delete(b)
 
-	fmt.Printf("  %-34s %10d  %d concurrent clients, %.1f s = %.0f execs/s\n", "flatness: trivial execs", flat.n, flatWorkers, flat.elapsed.Seconds(), float64(flat.n)/flat.elapsed.Seconds())
+	fmt.Printf("  %-34s %10d  %d concurrent clients, %.1f s = %.1f execs/s\n", "flatness: trivial execs", flat.n, workers, flat.elapsed.Seconds(), float64(flat.n)/flat.elapsed.Seconds())
 	fmt.Printf("  %-34s %10s  start %.1f  middle %.1f  end %.1f MiB (end/middle %.3f); OS threads %d / %d / %d\n", "  server VmRSS", "",
 		float64(flat.rss[0])/1024, float64(flat.rss[1])/1024, float64(flat.rss[2])/1024, float64(flat.rss[2])/float64(flat.rss[1]), flat.threads[0], flat.threads[1], flat.threads[2])
-	fmt.Printf("  %-34s %10s  not measured: /healthz reports {ok, version, engine} only\n", "  server goroutines", "")
+	if o.worker {
+		fmt.Printf("  %-34s %10s  not measured: workerd exposes no goroutine count (the cores are wasm in isolates)\n", "  server goroutines", "")
+	} else {
+		fmt.Printf("  %-34s %10s  fresh %d, before the flatness phase %d, after it %d (GET /metrics of --metrics-addr, idle client connections closed)\n",
+			"  server goroutines", "", gorFresh, gorBefore, gorAfter)
+	}
 	fmt.Printf("  %-34s %10d  suspended (held), 65th: %q\n", "capacity: held runs", capRes.held, capRes.refusal)
 	fmt.Printf("  %-34s %10d  completed on wait; capacity back: %v\n", "  completed after the refusal", capRes.completed, capRes.back)
-	fmt.Printf("  %-34s %10s  server A %d, server B %d\n", "shutdown: dropped suspended runs", "", droppedA, droppedB)
+	if o.worker {
+		fmt.Printf("  %-34s %10s  not reported by the Worker (checked instead: every run completed or failed as documented)\n", "shutdown: dropped suspended runs", "")
+	} else {
+		fmt.Printf("  %-34s %10s  server A %d, server B %d\n", "shutdown: dropped suspended runs", "", droppedA, droppedB)
+	}
 	fmt.Printf("  total %.1f s\n", time.Since(began).Seconds())
 
 	c.check("every bench cell answered as expected", len(st.errors) == 0 && st.completed+st.failedExpected+st.starved == st.runs, fmt.Sprintf("(%d problems)", len(st.errors)))
 	c.check("at most 5% of bench cells starved into timeout", st.starved*20 <= st.runs, fmt.Sprintf("(%d)", st.starved))
 	c.check("every waiting run completed on its wait", len(st.lost) == 0, fmt.Sprintf("(%d lost)", len(st.lost)))
 	c.check("no answer went to the wrong session", len(st.wrongSession) == 0, fmt.Sprintf("(%d misrouted)", len(st.wrongSession)))
-	c.check("faulty tools (panic, Execute error) answered as documented, no internals shown", len(t.problems) == 0, fmt.Sprintf("(%d problems)", len(t.problems)))
+	if o.worker {
+		c.check("disconnect, TTL and principal cells answered as documented, no internals shown", len(t.problems) == 0, fmt.Sprintf("(%d problems)", len(t.problems)))
+	} else {
+		c.check("faulty tools (panic, Execute error) answered as documented, no internals shown", len(t.problems) == 0, fmt.Sprintf("(%d problems)", len(t.problems)))
+	}
 	c.check("served after every disconnect", t.n["served after disconnect"] == t.n["disconnected"]+t.n["disconnect answered first"], fmt.Sprintf("(%d of %d)", t.n["served after disconnect"], t.n["disconnected"]+t.n["disconnect answered first"]))
 	c.check("waits after the TTL failed with invalid_input \"unavailable or expired\"", len(t.problems) == 0 && t.n["expired as documented"] > 0, fmt.Sprintf("(%d)", t.n["expired as documented"]))
 	c.check("no answer went to the wrong principal", t.n["other principal refused"] == t.n["owner completed"] && len(t.problems) == 0, fmt.Sprintf("(%d refused, %d completed by owner)", t.n["other principal refused"], t.n["owner completed"]))
@@ -354,7 +434,13 @@ func runSoak(o soakOptions) error {
 	c.check("every trivial exec completed", flat.bad == 0, fmt.Sprintf("(%d bad)", flat.bad))
 	c.check(fmt.Sprintf("RSS flat: end within %.0f%% of middle", o.rssTol*100), flat.rss[1] > 0 && float64(flat.rss[2]) <= float64(flat.rss[1])*(1+o.rssTol),
 		fmt.Sprintf("(%.1f -> %.1f MiB)", float64(flat.rss[1])/1024, float64(flat.rss[2])/1024))
-	c.check("nothing left suspended at shutdown", stopErrA == nil && stopErrB == nil && droppedA == 0 && droppedB == 0, fmt.Sprintf("(A %d, B %d)", droppedA, droppedB))
+	if !o.worker {
+		c.check(fmt.Sprintf("goroutines flat: at most %d more after the %d execs than before", o.goroutineTol, flat.n),
+			gorBefore > 0 && gorAfter > 0 && gorAfter <= gorBefore+o.goroutineTol, fmt.Sprintf("(%d -> %d)", gorBefore, gorAfter))
+		c.check("nothing left suspended at shutdown", stopErrA == nil && stopErrB == nil && droppedA == 0 && droppedB == 0, fmt.Sprintf("(A %d, B %d)", droppedA, droppedB))
+	} else {
+		c.check("workerd stopped cleanly", stopErrA == nil && stopErrB == nil, "")
+	}
 	for _, l := range [][]string{st.errors, st.lost, st.wrongSession, t.problems, capRes.problems, flat.problems} {
 		printSome(l)
 	}
@@ -369,8 +455,6 @@ func runSoak(o soakOptions) error {
 	return nil
 }
 
-const flatWorkers = 8
-
 type flatResult struct {
 	n, bad       int
 	elapsed      time.Duration
@@ -378,9 +462,9 @@ type flatResult struct {
 	problems     []string
 }
 
-// flatPhase sends n trivial execs from flatWorkers clients (alternating
+// flatPhase sends n trivial execs from workers clients (alternating
 // principals) and samples the server's VmRSS at the start, middle and end.
-func flatPhase(s *server, n int) flatResult {
+func flatPhase(s target, n, workers int) flatResult {
 	var fr flatResult
 	fr.n = n
 	fr.rss[0], fr.threads[0] = s.rss(), s.threads()
@@ -390,11 +474,11 @@ func flatPhase(s *server, n int) flatResult {
 	var once sync.Once
 	startAt := time.Now()
 	var wg sync.WaitGroup
-	for w := 0; w < flatWorkers; w++ {
+	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			rn := authRunner{s.url, principals[w%2].token}
+			rn := authRunner{s.base(), principals[w%2].token}
 			sc := scopeJSON(1000 + w)
 			for {
 				i := int(next.Add(1))
@@ -436,7 +520,15 @@ type capacityResult struct {
 
 // capacityPhase holds 64 suspended runs (both principals), checks the 65th is
 // refused, completes all 64 on wait and checks one more run suspends again.
-func capacityPhase(url string) capacityResult {
+// oneObject puts them all in one session of one principal: the Worker's
+// limit is per Durable Object, which is one per principal and session.
+func capacityPhase(url string, oneObject bool) capacityResult {
+	who := func(i int) (authRunner, string) {
+		if oneObject {
+			return authRunner{url, principals[0].token}, scopeJSON(2000)
+		}
+		return authRunner{url, principals[i%2].token}, scopeJSON(2000 + i)
+	}
 	var cr capacityResult
 	var mu sync.Mutex
 	ids := make([]string, 64)
@@ -446,8 +538,8 @@ func capacityPhase(url string) capacityResult {
 		go func(w int) {
 			defer wg.Done()
 			for i := w; i < 64; i += 8 {
-				rn := authRunner{url, principals[i%2].token}
-				r, _, err := rn.exec(core.Scope{}, scopeJSON(2000+i), fmt.Sprintf(`await yield_control("hold"); return "held-%d"`, i))
+				rn, sc := who(i)
+				r, _, err := rn.exec(core.Scope{}, sc, fmt.Sprintf(`await yield_control("hold"); return "held-%d"`, i))
 				mu.Lock()
 				if err == nil && r.Status == "waiting" {
 					ids[i] = r.RunID
@@ -460,7 +552,8 @@ func capacityPhase(url string) capacityResult {
 		}(w)
 	}
 	wg.Wait()
-	r, _, err := authRunner{url, principals[0].token}.exec(core.Scope{}, scopeJSON(2064), `await yield_control("one too many"); return 65`)
+	rn65, sc65 := who(64)
+	r, _, err := rn65.exec(core.Scope{}, sc65, `await yield_control("one too many"); return 65`)
 	if err != nil {
 		cr.problems = append(cr.problems, "65th: "+err.Error())
 	} else if r.Status == "failed" {
@@ -468,24 +561,25 @@ func capacityPhase(url string) capacityResult {
 	} else {
 		cr.problems = append(cr.problems, "65th answered "+r.Status)
 		if r.Status == "waiting" {
-			authRunner{url, principals[0].token}.wait(core.Scope{}, scopeJSON(2064), r.RunID)
+			rn65.wait(core.Scope{}, sc65, r.RunID)
 		}
 	}
 	for i, id := range ids {
 		if id == "" {
 			continue
 		}
-		w, _, err := authRunner{url, principals[i%2].token}.wait(core.Scope{}, scopeJSON(2000+i), id)
+		rn, sc := who(i)
+		w, _, err := rn.wait(core.Scope{}, sc, id)
 		if err == nil && w.Status == "completed" && string(w.Value) == fmt.Sprintf(`"held-%d"`, i) {
 			cr.completed++
 		} else {
 			cr.problems = append(cr.problems, fmt.Sprintf("held %d on wait: %v %s %s %s", i, err, w.Status, w.Value, w.Error))
 		}
 	}
-	rn := authRunner{url, principals[1].token}
-	r, _, err = rn.exec(core.Scope{}, scopeJSON(2065), `await yield_control("again"); return "again"`)
+	rn, sc := who(65)
+	r, _, err = rn.exec(core.Scope{}, sc, `await yield_control("again"); return "again"`)
 	if err == nil && r.Status == "waiting" {
-		w, _, err := rn.wait(core.Scope{}, scopeJSON(2065), r.RunID)
+		w, _, err := rn.wait(core.Scope{}, sc, r.RunID)
 		cr.back = err == nil && w.Status == "completed" && string(w.Value) == `"again"`
 	}
 	return cr
