@@ -290,12 +290,16 @@ func runSoak(o soakOptions) error {
 	// the soak's suspending kinds; the soak's own default is 16 x 24. On
 	// workerd every exec costs ~134 ms of CPU, so its defaults are a few
 	// minutes' worth.
-	defaults := map[string]*int{"sessions": &o.sessions, "cycles": &o.cycles, "execs": &o.execs, "timeout-ms": &o.timeoutMs}
+	defaults := map[string]*int{"sessions": &o.sessions, "cycles": &o.cycles, "execs": &o.execs, "timeout-ms": &o.timeoutMs, "ttl": &o.ttl}
 	want := map[string]int{"sessions": 16, "cycles": 24}
+	// The Worker's snapshot TTL runs on the Durable Object's clock, which
+	// stands still during CPU work (it moves on I/O), so a run that suspends at
+	// the end of a long exec starts its TTL at the exec's start; 2 s is too
+	// short for workerd's multi-second execs under load, 6 s is not.
 	workers := 8
 	o.slowMax = 500
 	if o.worker {
-		want = map[string]int{"sessions": 6, "cycles": 10, "execs": 600, "timeout-ms": 2000}
+		want = map[string]int{"sessions": 6, "cycles": 10, "execs": 600, "timeout-ms": 2000, "ttl": 6}
 		// timeoutMs 2000 (the Worker tests' value: a loaded workerd needs it);
 		// slow tools up to 4 s so a good share still suspends.
 		o.slowMax, workers = 4000, 4
@@ -343,6 +347,10 @@ func runSoak(o soakOptions) error {
 			plan[s] = append(plan[s], job{kinds[rng.Intn(len(kinds))], 50 + rng.Intn(o.slowMax-49)})
 		}
 	}
+	var warm time.Duration
+	if o.worker {
+		warm = warmObjects(a.base(), o.sessions)
+	}
 	st := &stats{}
 	t := &tally{n: map[string]int{}}
 	mixStart := time.Now()
@@ -376,6 +384,9 @@ func runSoak(o soakOptions) error {
 	for _, k := range []string{"panic caught", "panic uncaught", "tool error as documented", "disconnected", "disconnect answered first", "served after disconnect", "expired as documented", "other principal refused", "owner completed"} {
 		fmt.Printf("  %-34s %10d\n", "  "+k, t.n[k])
 	}
+	if o.worker {
+		fmt.Printf("  %-34s %10d  %.1f s before the mixed load (cold Durable Objects, outside the TTL-sensitive cells)\n", "  warm-up: one exec per object", 2*o.sessions, warm.Seconds())
+	}
 	fmt.Printf("  %-34s %10s  %.1f -> %.1f MiB\n", "  server RSS over the mixed load", "", float64(rssBefore)/1024, float64(a.rss())/1024)
 
 	// Let the runs of cancelled requests (if the server kept any) expire, so
@@ -402,6 +413,13 @@ func runSoak(o soakOptions) error {
 	fmt.Printf("  %-34s %10d  %d concurrent clients, %.1f s = %.1f execs/s\n", "flatness: trivial execs", flat.n, workers, flat.elapsed.Seconds(), float64(flat.n)/flat.elapsed.Seconds())
 	fmt.Printf("  %-34s %10s  start %.1f  middle %.1f  end %.1f MiB (end/middle %.3f); OS threads %d / %d / %d\n", "  server VmRSS", "",
 		float64(flat.rss[0])/1024, float64(flat.rss[1])/1024, float64(flat.rss[2])/1024, float64(flat.rss[2])/float64(flat.rss[1]), flat.threads[0], flat.threads[1], flat.threads[2])
+	if len(flat.trace) > 0 {
+		var tr []string
+		for _, k := range flat.trace {
+			tr = append(tr, fmt.Sprintf("%.1f", float64(k)/1024))
+		}
+		fmt.Printf("  %-34s %10s  %s MiB\n", "  VmRSS after each tenth", "", strings.Join(tr, " "))
+	}
 	if o.worker {
 		fmt.Printf("  %-34s %10s  not measured: workerd exposes no goroutine count (the cores are wasm in isolates)\n", "  server goroutines", "")
 	} else {
@@ -459,7 +477,9 @@ type flatResult struct {
 	n, bad       int
 	elapsed      time.Duration
 	rss, threads [3]int
-	problems     []string
+	// trace is VmRSS (KiB) after every tenth of the execs.
+	trace    []int
+	problems []string
 }
 
 // flatPhase sends n trivial execs from workers clients (alternating
@@ -484,6 +504,12 @@ func flatPhase(s target, n, workers int) flatResult {
 				i := int(next.Add(1))
 				if i > n {
 					return
+				}
+				if n >= 10 && i%(n/10) == 0 {
+					r := s.rss()
+					mu.Lock()
+					fr.trace = append(fr.trace, r)
+					mu.Unlock()
 				}
 				if i == n/2 {
 					once.Do(func() {
@@ -583,4 +609,23 @@ func capacityPhase(url string, oneObject bool) capacityResult {
 		cr.back = err == nil && w.Status == "completed" && string(w.Value) == `"again"`
 	}
 	return cr
+}
+
+// warmObjects sends one trivial exec per session and principal, so the
+// Worker's Durable Objects (one per principal and session) have their cores
+// loaded before the timed cells; it returns how long that took.
+func warmObjects(url string, sessions int) time.Duration {
+	began := time.Now()
+	var wg sync.WaitGroup
+	for s := 0; s < sessions; s++ {
+		for _, p := range principals {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				authRunner{url, p.token}.exec(core.Scope{}, scopeJSON(s), `return 1`)
+			}()
+		}
+	}
+	wg.Wait()
+	return time.Since(began)
 }

@@ -62,7 +62,8 @@ func startWorkerd(root string, timeoutMs, ttl int) (*workerdTarget, error) {
 		{"principal": principals[1].name, "token": principals[1].token}})
 	state := filepath.Join(root, "build", "soak-worker-state")
 	os.RemoveAll(state)
-	logf, err := os.Create(filepath.Join(root, "build", "soak-worker-wrangler.log"))
+	logName := fmt.Sprintf("soak-worker-wrangler-ttl%d.log", ttl)
+	logf, err := os.Create(filepath.Join(root, "build", logName))
 	if err != nil {
 		return nil, err
 	}
@@ -85,7 +86,7 @@ func startWorkerd(root string, timeoutMs, ttl int) (*workerdTarget, error) {
 	for {
 		select {
 		case <-w.done:
-			return nil, fmt.Errorf("wrangler exited before it served (see build/soak-worker-wrangler.log)")
+			return nil, fmt.Errorf("wrangler exited before it served (see build/%s)", logName)
 		default:
 		}
 		if resp, err := http.Get(w.url + "/healthz"); err == nil {
