@@ -51,6 +51,7 @@ before(async () => {
       { name: "greet", description: "Greets someone.", parameters: schema, readOnly: true, execute: async ({ who }) => ({ hello: who }) },
       { name: "explode", description: "Always throws.", parameters: { type: "object" }, execute: async () => { throw new RangeError("client says no"); } },
       slowTool(aborts),
+      { name: "seen", description: "Answers the runId and callId it was called with.", parameters: { type: "object" }, readOnly: true, execute: async (_in, { runId, callId }) => ({ runId, callId }) },
     ],
   });
 });
@@ -130,6 +131,17 @@ test("yield_control then wait; abort reaches a pending client tool's signal", as
   for (let i = 0; i < 50 && aborts.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
   assert.equal(aborts.length, 1);
   assert.equal((await cm.wait({ runId: s.runId })).code, "invalid_input");
+});
+
+test("a client tool sees the run's runId (the one wait takes), the same before and after a suspension", async () => {
+  const y = await cm.exec({ code: `const a = await tools.callValue("client:demo:seen", {}); await yield_control(); const b = await tools.callValue("client:demo:seen", {}); return [a, b];` });
+  assert.equal(y.status, "waiting", JSON.stringify(y));
+  const w = await cm.wait({ runId: y.runId });
+  assert.equal(w.status, "completed", JSON.stringify(w));
+  const [a, b] = w.value;
+  assert.equal(a.runId, y.runId);
+  assert.equal(b.runId, y.runId);
+  assert.notEqual(a.callId, b.callId);
 });
 
 test("server tools: shipping_list relayed with its output hint", async () => {
