@@ -187,6 +187,26 @@ test("a spinning cell times out and the runtime keeps serving", async () => {
   assert.equal((await cm.exec({ code: "return 7" })).value, 7);
 });
 
+// Inline mode has no worker to terminate: the loop guard in build/web's
+// quickjs.wasm is what stops a guest inside a long built-in, which never
+// reaches QuickJS's own interrupt check.
+for (const [name, code] of [
+  ["JSON.stringify of a 16 MiB string", `let s = "x".repeat(1 << 24); for (;;) JSON.stringify(s);`],
+  ["indexOf over a 4 MiB string", `const s = "a".repeat(1 << 22); for (;;) s.indexOf("b");`],
+]) {
+  test(`a loop of long built-ins (${name}) ends as timeout near timeoutMs and the runtime keeps serving`, async () => {
+    const t0 = performance.now();
+    const r = await cm.exec({ code });
+    const took = performance.now() - t0;
+    assert.equal(r.status, "failed", JSON.stringify(r).slice(0, 300));
+    assert.equal(r.code, "timeout");
+    // timeoutMs is 2000 here; the bound is generous for a loaded machine, and
+    // an unguarded module never returns at all.
+    assert.ok(took < 2000 + 3000, `took ${Math.round(took)} ms`);
+    assert.equal((await cm.exec({ code: "return 7" })).value, 7);
+  });
+}
+
 test("close() stops the runtime", async () => {
   const c = await createCodeMode({ assets });
   await c.close();
