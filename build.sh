@@ -80,7 +80,7 @@ bench_wasip1() {
 }
 
 # build_web: build/web/ for JavaScript hosts: the hostjs shim, codemode.wasm
-# (GOOS=js, -trimpath, stripped), quickjs.wasm (checksum-checked again), the Go
+# (GOOS=js, -trimpath, stripped), quickjs.wasm (checksum-checked again, then loop-guarded), the Go
 # toolchain's own wasm_exec.js, and .gz/.br variants of each. Never committed.
 build_web() {
   deps
@@ -90,7 +90,10 @@ build_web() {
   GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/codemode.wasm" ./wasm/codemode
   local got; got=$(sha256 "$QJS_SRC")
   [ "$got" = "$QJS_SHA256" ] || die "$QJS_SRC has sha256 $got, want $QJS_SHA256"
-  cp "$QJS_SRC" "$out/quickjs.wasm"
+  # The host engine runs what the shim compiles, so it gets the module with the
+  # loop guard applied (the same rewriter wazeroengine applies at load time):
+  # a long built-in then polls the core and stops at the run's deadline.
+  go run ./core/engine/internal/loopguard/guardwasm "$QJS_SRC" "$out/quickjs.wasm"
   cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"
   cp hostjs/codemode.js hostjs/codemode.d.ts hostjs/core.js hostjs/hostengine.js hostjs/codemode.worker.js "$out/"
   echo '{"type": "module"}' > "$out/package.json"
@@ -177,6 +180,7 @@ test_() {
   test_ide
   test_worker
   test_gomodule
+  fuzz_brief
 }
 
 # test_ide: the web IDE's Playwright suite (tests/e2e/ide) in Debian's chromium,
@@ -229,6 +233,12 @@ e2e_serve() {
   build > build/e2e-build.log 2>&1 || { cat build/e2e-build.log >&2; die "build failed"; }
   rm -rf build/e2e && mkdir -p build/e2e
   cp -r build/web build/e2e/web
+  # web-unguarded: the same files with the pinned quickjs.wasm as quickjs-wasi
+  # ships it, without the loop guard, so a spec can prove the worker's watchdog
+  # still bounds a host that hands in such a module.
+  cp -r build/web build/e2e/web-unguarded
+  rm -f build/e2e/web-unguarded/quickjs.wasm.gz build/e2e/web-unguarded/quickjs.wasm.br
+  cp "$QJS_SRC" build/e2e/web-unguarded/quickjs.wasm
   cp -r tests/e2e/hostjs/fixture build/e2e/hostjs
   exec build/codemode serve --config tests/e2e/hostjs/serve.json5 --addr "127.0.0.1:$port" --static build/e2e 2> build/e2e/serve.log
 }
@@ -255,6 +265,14 @@ bench_web() {
 
 # bench_hostjs: ours vs quickjs-wasi's own host in Debian's Chromium (one page,
 # one run); figures for tests/bench/RESULTS.md. Extra args go to run.mjs (--out FILE).
+# bench-pollrate: the loop guard's polls per CPU second inside each long
+# built-in on V8 (hostjs inline mode in Node.js), which sizes the Worker's poll
+# budget (edge/worker WorkerdPollsPerSecond). Takes ~1-3 min.
+bench_pollrate() {
+  build
+  node tests/bench/hostjs/pollrate.mjs
+}
+
 bench_hostjs() {
   build
   log "bench-hostjs: staging build/bench-hostjs"
@@ -262,7 +280,7 @@ bench_hostjs() {
   cp -r build/web build/bench-hostjs/web
   cp -r tests/bench/hostjs/page build/bench-hostjs/page
   cp tests/bench/workloads.json build/bench-hostjs/
-  cp node_modules/quickjs-wasi/dist/*.js build/bench-hostjs/quickjs-wasi/
+  cp node_modules/quickjs-wasi/dist/*.js "$QJS_SRC" build/bench-hostjs/quickjs-wasi/
   GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o build/bench-hostjs/driver.wasm ./tests/bench/hostjs/driver
   node tests/bench/hostjs/run.mjs "$@"
 }
@@ -319,8 +337,11 @@ fuzz() {
   fuzz_targets "${FUZZTIME:-10s}"
 }
 
-# fuzz_brief: a quick pass, 1s per target (most of its time is the
-# instrumented build of each package, shared with the build cache).
+# fuzz_brief: a quick pass, 1s per target, last in the test command (issue 15:
+# "CI runs it briefly"). Most of its time is each package's instrumented build,
+# shared with the build cache. A finding fails the command and names the
+# target; go test saved the input under testdata/fuzz: fix the bug and commit
+# that file, so it becomes a regression test that go test replays every run.
 fuzz_brief() {
   log "brief fuzz pass (${FUZZTIME:-1s} per target)"
   fuzz_targets "${FUZZTIME:-1s}"

@@ -293,7 +293,7 @@ func (r *run) job(req request) (func(context.Context) (any, error), string, erro
 // catalogJob is a nested call through the catalog's one execution path (hooks,
 // approvals, output contracts, trajectory); shape picks what the guest gets.
 func (r *run) catalogJob(id string, via catalog.Via, input json.RawMessage, shape func(catalog.Result) any) (func(context.Context) (any, error), string, error) {
-	cc := catalog.CallContext{ParentCallID: r.parentCallID, RestartSafe: r.restartSafe, Via: via}
+	cc := catalog.CallContext{ParentCallID: r.parentCallID, RunID: r.id, RestartSafe: r.restartSafe, Via: via}
 	if err := r.cat.Precheck(id, cc); err != nil {
 		// Call records the refusal in the trajectory and counts it.
 		_, err = r.cat.Call(r.ctx, id, input, cc)

@@ -69,6 +69,12 @@ type Options struct {
 	// CPU work (a deployed Cloudflare Worker): measure it for the engine that
 	// runs there. 0 means DefaultInterruptsPerSecond.
 	InterruptsPerSecond int64
+	// PollsPerSecond is how many times per second of guest CPU the engine's
+	// loop guard polls inside a long built-in (engine.Poller); a run may poll
+	// timeoutMs worth of them. Set it only where the clock stands still
+	// during CPU work (a deployed Cloudflare Worker), where it is what stops a
+	// long built-in; 0 (the default) means no such bound, the deadline does.
+	PollsPerSecond int64
 	// RelayOnly builds a runtime that never loads QuickJS: it serves Catalog,
 	// CallTool and Surface, and Exec and Wait answer runtime_unavailable. A
 	// stateless front whose cells run elsewhere (the Cloudflare Worker's Go
@@ -200,6 +206,14 @@ func (rt *Runtime) interruptBudget() int64 {
 		rate = DefaultInterruptsPerSecond
 	}
 	return max(int64(rt.cfg.TimeoutMs)*rate/1000, 1)
+}
+
+// pollBudget is timeoutMs worth of loop-guard polls, or 0 (no bound).
+func (rt *Runtime) pollBudget() int64 {
+	if rt.opts.PollsPerSecond <= 0 {
+		return 0
+	}
+	return max(int64(rt.cfg.TimeoutMs)*rt.opts.PollsPerSecond/1000, 1)
 }
 
 // errRelayOnly is Exec's and Wait's answer on a RelayOnly runtime.

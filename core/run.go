@@ -138,6 +138,7 @@ func (r *run) limits(deadline time.Time) quickjs.Limits {
 		// it; natively the wall clock fires long before (QuickJS checks about
 		// once per 10,000 back jumps and calls).
 		InterruptBudget: r.rt.interruptBudget(),
+		PollBudget:      r.rt.pollBudget(),
 	}
 }
 

@@ -131,3 +131,16 @@ func TestOtherGoroutinesRunWhileAGuestIsInsideABuiltin(t *testing.T) {
 		t.Fatal("the long cell never ended")
 	}
 }
+
+// TestPollBudgetEndsALongBuiltinAsTimeout: with Options.PollsPerSecond (set
+// where the clock stands still during CPU work, a deployed Worker) the loop
+// guard's polls are a budget of their own, which ends a long built-in as
+// timeout long before this cell's 60 s wall-clock deadline.
+func TestPollBudgetEndsALongBuiltinAsTimeout(t *testing.T) {
+	rt := newRuntimeWith(t, func(c *config.Config) { c.TimeoutMs = 60000 }, func(o *core.Options) { o.PollsPerSecond = 10 })
+	r := execWithin(t, rt, context.Background(), `const s = "a".repeat(1 << 22); for (;;) s.indexOf("b");`, livenessBound)
+	mustFail(t, r, core.CodeTimeout, "timeoutMs")
+	if got := value(t, exec(t, rt, `return 6 * 7`)); got != 42.0 {
+		t.Fatalf("next exec answered %v", got)
+	}
+}

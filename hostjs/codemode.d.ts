@@ -59,6 +59,8 @@ export interface CodeModeOptions {
   modules?: { codemode: WebAssembly.Module; quickjs: WebAssembly.Module };
   /** QuickJS interrupt checks per second of CPU on this engine: the budget that ends busy cells where the clock stands still. */
   interruptsPerSecond?: number;
+  /** Loop-guard polls per second of CPU inside a long built-in on this engine: the budget that ends them where the clock stands still (a deployed Worker). Unset: the deadline does. */
+  pollsPerSecond?: number;
 }
 
 /** Who runs: a suspended run is only visible to the scope that made it. */

@@ -23,7 +23,7 @@ const fail = (what, want, got) => {
 function checkOptions(o) {
   if (o === undefined) o = {};
   if (!isObject(o)) fail("options", "an object", o);
-  const known = ["config", "app", "clientTools", "serverTools", "engine", "thread", "assets", "modules", "interruptsPerSecond"];
+  const known = ["config", "app", "clientTools", "serverTools", "engine", "thread", "assets", "modules", "interruptsPerSecond", "pollsPerSecond"];
   for (const k of Object.keys(o)) {
     if (!known.includes(k)) throw new TypeError(`createCodeMode: unknown option "${k}" (known: ${known.join(", ")})`);
   }
@@ -90,6 +90,9 @@ function checkOptions(o) {
   if (o.interruptsPerSecond !== undefined && (!Number.isSafeInteger(o.interruptsPerSecond) || o.interruptsPerSecond < 1)) {
     throw new TypeError("createCodeMode: options.interruptsPerSecond must be a positive integer");
   }
+  if (o.pollsPerSecond !== undefined && (!Number.isSafeInteger(o.pollsPerSecond) || o.pollsPerSecond < 1)) {
+    throw new TypeError("createCodeMode: options.pollsPerSecond must be a positive integer");
+  }
   return o;
 }
 
@@ -101,6 +104,7 @@ function goOptions(o) {
     clientTools: (o.clientTools ?? []).map(({ name, label, description, parameters, readOnly }) => ({ name, label, description, parameters, readOnly })),
     serverTools: o.serverTools && { url: o.serverTools.url, headers: o.serverTools.headers },
     interruptsPerSecond: o.interruptsPerSecond,
+    pollsPerSecond: o.pollsPerSecond,
     engine: o.engine ?? "host",
   };
 }

@@ -51,6 +51,7 @@ before(async () => {
       { name: "greet", description: "Greets someone.", parameters: schema, readOnly: true, execute: async ({ who }) => ({ hello: who }) },
       { name: "explode", description: "Always throws.", parameters: { type: "object" }, execute: async () => { throw new RangeError("client says no"); } },
       slowTool(aborts),
+      { name: "seen", description: "Answers the runId and callId it was called with.", parameters: { type: "object" }, readOnly: true, execute: async (_in, { runId, callId }) => ({ runId, callId }) },
     ],
   });
 });
@@ -132,6 +133,17 @@ test("yield_control then wait; abort reaches a pending client tool's signal", as
   assert.equal((await cm.wait({ runId: s.runId })).code, "invalid_input");
 });
 
+test("a client tool sees the run's runId (the one wait takes), the same before and after a suspension", async () => {
+  const y = await cm.exec({ code: `const a = await tools.callValue("client:demo:seen", {}); await yield_control(); const b = await tools.callValue("client:demo:seen", {}); return [a, b];` });
+  assert.equal(y.status, "waiting", JSON.stringify(y));
+  const w = await cm.wait({ runId: y.runId });
+  assert.equal(w.status, "completed", JSON.stringify(w));
+  const [a, b] = w.value;
+  assert.equal(a.runId, y.runId);
+  assert.equal(b.runId, y.runId);
+  assert.notEqual(a.callId, b.callId);
+});
+
 test("server tools: shipping_list relayed with its output hint", async () => {
   const cat = await cm.catalog();
   const ship = cat.find((e) => e.name === "shipping_list");
@@ -174,6 +186,26 @@ test("a spinning cell times out and the runtime keeps serving", async () => {
   assert.equal(r.code, "timeout");
   assert.equal((await cm.exec({ code: "return 7" })).value, 7);
 });
+
+// Inline mode has no worker to terminate: the loop guard in build/web's
+// quickjs.wasm is what stops a guest inside a long built-in, which never
+// reaches QuickJS's own interrupt check.
+for (const [name, code] of [
+  ["JSON.stringify of a 16 MiB string", `let s = "x".repeat(1 << 24); for (;;) JSON.stringify(s);`],
+  ["indexOf over a 4 MiB string", `const s = "a".repeat(1 << 22); for (;;) s.indexOf("b");`],
+]) {
+  test(`a loop of long built-ins (${name}) ends as timeout near timeoutMs and the runtime keeps serving`, async () => {
+    const t0 = performance.now();
+    const r = await cm.exec({ code });
+    const took = performance.now() - t0;
+    assert.equal(r.status, "failed", JSON.stringify(r).slice(0, 300));
+    assert.equal(r.code, "timeout");
+    // timeoutMs is 2000 here; the bound is generous for a loaded machine, and
+    // an unguarded module never returns at all.
+    assert.ok(took < 2000 + 3000, `took ${Math.round(took)} ms`);
+    assert.equal((await cm.exec({ code: "return 7" })).value, 7);
+  });
+}
 
 test("close() stops the runtime", async () => {
   const c = await createCodeMode({ assets });

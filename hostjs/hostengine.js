@@ -17,7 +17,7 @@ const utf8 = new TextDecoder();
  *   the Go side uses when it is not handed a module explicitly
  */
 export function installHostEngine(go, opts = {}) {
-  const modules = []; // {mod, names, table}
+  const modules = []; // {mod, names, table, guarded}
   const insts = []; // {fns, mem, sp, u8, error} or undefined
   const free = [];
   let lastError = "";
@@ -33,6 +33,12 @@ export function installHostEngine(go, opts = {}) {
     return x.u8;
   };
   const describe = (e) => (e && e.name ? `${e.name}: ${e.message}` : String(e));
+  // STOP unwinds a guest the core stopped (its poll answered -1): thrown out of
+  // an import, it leaves every wasm frame up to the glue's call(), which
+  // reports -1, and the Go side answers the poll's own error. Every import of a
+  // stopped instance throws it again, so nothing of the guest runs on.
+  const STOP = new Error("guest stopped by the host");
+  const stopped = (id) => insts[id] !== undefined && insts[id].stopped;
 
   function instantiate(mid) {
     const m = modules[mid];
@@ -42,18 +48,37 @@ export function installHostEngine(go, opts = {}) {
     m.table.forEach(([modName, name, i64, hasResult], index) => {
       let f;
       if (modName === "env" && name === "host_call") {
-        f = (a, b, c, d, e) => gx.codemode_host_call(id, a, b, c, d, e);
+        f = (a, b, c, d, e) => {
+          if (stopped(id)) throw STOP;
+          return gx.codemode_host_call(id, a, b, c, d, e);
+        };
       } else if (modName === "env" && name === "host_interrupt") {
-        f = () => gx.codemode_host_interrupt(id);
+        f = () => {
+          if (stopped(id)) throw STOP;
+          return gx.codemode_host_interrupt(id);
+        };
       } else {
         const n = (v, k) => (i64[k] ? Number(v) : v) ?? 0;
         f = (a0, a1, a2, a3) => {
+          if (stopped(id)) throw STOP;
           const r = gx.codemode_import(id, index, n(a0, 0), n(a1, 1), n(a2, 2), n(a3, 3));
           return hasResult ? r : undefined;
         };
       }
       (imports[modName] ??= {})[name] = f;
     });
+    if (m.guarded) {
+      // The loop guard's poll (build/web's quickjs.wasm): the next countdown,
+      // or STOP when the core says the guest must end (deadline, abort).
+      (imports.codemode ??= {}).poll = () => {
+        const r = gx.codemode_host_poll(id);
+        if (r < 0) {
+          if (insts[id]) insts[id].stopped = true;
+          throw STOP;
+        }
+        return r;
+      };
+    }
     let inst;
     try {
       inst = new WebAssembly.Instance(m.mod, imports);
@@ -63,7 +88,7 @@ export function installHostEngine(go, opts = {}) {
       return -1;
     }
     const ex = inst.exports;
-    insts[id] = { fns: m.names.map((k) => ex[k]), mem: ex.memory, sp: ex.__stack_pointer, u8: new Uint8Array(0), error: "" };
+    insts[id] = { fns: m.names.map((k) => ex[k]), mem: ex.memory, sp: ex.__stack_pointer, u8: new Uint8Array(0), error: "", stopped: false };
     return id;
   }
 
@@ -129,7 +154,8 @@ export function installHostEngine(go, opts = {}) {
     quickjsModule: opts.quickjsModule,
     registerModule(mod, table) {
       const names = WebAssembly.Module.exports(mod).filter((e) => e.kind === "function").map((e) => e.name);
-      modules.push({ mod, names, table });
+      const guarded = WebAssembly.Module.imports(mod).some((i) => i.module === "codemode" && i.name === "poll");
+      modules.push({ mod, names, table, guarded });
       return modules.length - 1;
     },
   };

@@ -31,6 +31,9 @@ type CallContext struct {
 	CallID string
 	// ParentCallID is the outer exec call id.
 	ParentCallID string
+	// RunID is the code-mode run making the call: the runId that wait takes,
+	// the same across every exec/wait call of the run. Empty outside a run.
+	RunID string
 	// Via is the guest path; empty means ViaTools.
 	Via Via
 	// RestartSafe refuses side-effecting tools and namespace calls before they run.
@@ -165,7 +168,7 @@ func (c *Catalog) call(ctx context.Context, id string, input json.RawMessage, cc
 	}
 	input = rewritten
 	ev.Input = input
-	res, err := execute(ctx, id, it.tool, Call{ID: cc.CallID, ParentID: cc.ParentCallID, Input: input,
+	res, err := execute(ctx, id, it.tool, Call{ID: cc.CallID, ParentID: cc.ParentCallID, RunID: cc.RunID, Input: input,
 		Scope: c.scope, Update: cc.Update})
 	if err != nil {
 		if ctx.Err() != nil {

@@ -95,6 +95,11 @@ type Call struct {
 	ID string
 	// ParentID is the model's exec/wait call that made this nested call.
 	ParentID string
+	// RunID is the code-mode run that made the call (the runId wait takes):
+	// it stays the same while the run suspends and resumes, so a tool can tie
+	// the calls of one run together. Empty when the call comes from outside a
+	// run (the HTTP relay).
+	RunID string
 	// Input is the tool input as JSON (an object; {} when the guest passed none).
 	Input json.RawMessage
 	// Scope is who runs the call.

@@ -54,9 +54,12 @@ type Host interface {
 // (and every enclosing one) returns that error, later import calls of the
 // instance are refused the same way, and the instance must be discarded.
 //
-// Engines that cannot do this (the host's own WebAssembly through syscall/js)
-// do not call Poll; their hosts meet the time limit by other means, such as
-// terminating the Web Worker or a CPU budget.
+// The host engine of a page, Node.js or workerd (jsengine) implements it too
+// when the shim hands it the loop-guarded quickjs.wasm that ./build.sh build
+// writes (the same rewriter, applied at build time, since workerd cannot
+// compile at run time): a poll every 2^12 counts. Its hosts keep their outer
+// bounds as well: a page's worker is terminated past timeoutMs plus a grace,
+// and a Worker has its CPU limit.
 type Poller interface {
 	// Poll returns nil to let the guest go on, or the error that stops it.
 	Poll() error

@@ -21,6 +21,18 @@ import (
 // CPU even where the clock stands still during CPU work.
 const WorkerdInterruptsPerSecond = 20000
 
+// WorkerdPollsPerSecond is how many times per CPU second the loop guard of the
+// bundled quickjs.wasm polls the core inside a long built-in on V8 (hostjs
+// inline mode: 826-50,559 per CPU second over internal/longbuiltins, median
+// 30,696; tests/bench/RESULTS.md, "Loop guard on the host engine"), rounded up
+// to about twice the highest. A run may poll timeoutMs worth of them: where the
+// clock stands still during CPU work this ends a long built-in after at least
+// timeoutMs of CPU (never earlier, so heavy but honest built-in work is never
+// cut short), the fastest-polling ones after about twice that; slow-polling
+// ones (typed-array copies) run longer and meet the Worker's limits.cpu_ms,
+// which the front answers as timeout.
+const WorkerdPollsPerSecond = 100000
+
 // Env names the Worker's variables and secrets (wrangler.jsonc "vars",
 // `wrangler secret put`).
 const (
@@ -67,6 +79,8 @@ type Settings struct {
 	// InterruptsPerSecond sizes each cell's interrupt budget
 	// (EnvInterruptsPerSecond, default WorkerdInterruptsPerSecond).
 	InterruptsPerSecond int64
+	// PollsPerSecond sizes each cell's poll budget (WorkerdPollsPerSecond).
+	PollsPerSecond int64
 }
 
 // ErrNoTokens is the answer of a Worker configured without tokens: a deployed
@@ -78,7 +92,7 @@ var ErrNoTokens = errors.New("the Worker has no bearer tokens: set the secret " 
 // variable; the config's own errors name the field.
 func ReadSettings(getenv func(string) string) (Settings, error) {
 	s := Settings{ExampleTools: getenv(EnvExampleTools) != "false", NoAuth: getenv(EnvNoAuth) == "true",
-		InterruptsPerSecond: WorkerdInterruptsPerSecond}
+		InterruptsPerSecond: WorkerdInterruptsPerSecond, PollsPerSecond: WorkerdPollsPerSecond}
 	var err error
 	if s.CodeMode, err = config.Parse([]byte(getenv(EnvConfig))); err != nil {
 		return s, fmt.Errorf("%s: %w", EnvConfig, err)

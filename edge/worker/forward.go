@@ -42,6 +42,7 @@ type message struct {
 	Config              config.Config `json:"config"`
 	TTLSeconds          int           `json:"ttlSeconds"`
 	InterruptsPerSecond int64         `json:"interruptsPerSecond,omitempty"`
+	PollsPerSecond      int64         `json:"pollsPerSecond,omitempty"`
 }
 
 // Forwarder is the front's edge.Runtime: Exec, Wait and Surface run in the
@@ -57,6 +58,9 @@ type Forwarder struct {
 	// InterruptsPerSecond is the interrupt budget's rate for the object's core
 	// (measured for V8 in workerd; see tests/bench/RESULTS.md).
 	InterruptsPerSecond int64
+	// PollsPerSecond is the loop guard's poll budget rate for the object's
+	// core (WorkerdPollsPerSecond).
+	PollsPerSecond int64
 }
 
 var _ edge.Runtime = (*Forwarder)(nil)
@@ -143,6 +147,7 @@ func (f *Forwarder) send(ctx context.Context, op, principal string, scope core.S
 	body, err := json.Marshal(message{
 		Principal: principal, Scope: scope, Input: input, Format: format,
 		Config: cfg, TTLSeconds: cfg.SnapshotTtlSeconds, InterruptsPerSecond: f.InterruptsPerSecond,
+		PollsPerSecond: f.PollsPerSecond,
 	})
 	if err != nil {
 		return nil, err

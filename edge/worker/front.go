@@ -74,7 +74,7 @@ func NewFront(ctx context.Context, path string, o FrontOptions) (http.Handler, f
 		closeAll()
 		return nil, nil, err
 	}
-	h, err := edge.New(&Forwarder{Relay: relay, Send: o.Send, InterruptsPerSecond: o.Settings.InterruptsPerSecond}, edge.Options{
+	h, err := edge.New(&Forwarder{Relay: relay, Send: o.Send, InterruptsPerSecond: o.Settings.InterruptsPerSecond, PollsPerSecond: o.Settings.PollsPerSecond}, edge.Options{
 		Tokens: o.Settings.Tokens, AllowedOrigins: o.Settings.AllowedOrigins, Logger: o.Logger,
 		Version: Version, Engine: "quickjs-wasi on V8 (Cloudflare Durable Object)",
 	})

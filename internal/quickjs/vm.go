@@ -32,6 +32,12 @@ type Limits struct {
 	// checks about once per 10,000 back jumps and calls). Where the clock does
 	// not advance inside a busy loop (Cloudflare Workers), only this fires.
 	InterruptBudget int64
+	// PollBudget stops the guest from outside after this many polls of the
+	// engine's loop guard (engine.Poller), 0 meaning no such bound. A long
+	// built-in never reaches an interrupt check, so where the clock stands
+	// still during CPU work (a deployed Cloudflare Worker) this is what ends
+	// it; elsewhere the deadline does.
+	PollBudget int64
 }
 
 // VM is one QuickJS context in one instance.
@@ -52,6 +58,8 @@ type VM struct {
 	deadline    time.Time
 	budget      int64
 	ticks       int64
+	pollBudget  int64
+	polls       int64
 	interrupted string
 	// grace and graceTicks are what is left of the one allowance for
 	// host-initiated guest code (see guarded) of this VM's run: a fresh VM gets
@@ -122,8 +130,8 @@ func (vm *VM) SetLimits(ctx context.Context, lim Limits) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	vm.ctx, vm.deadline, vm.budget = ctx, lim.Deadline, lim.InterruptBudget
-	vm.ticks, vm.interrupted = 0, ""
+	vm.ctx, vm.deadline, vm.budget, vm.pollBudget = ctx, lim.Deadline, lim.InterruptBudget, lim.PollBudget
+	vm.ticks, vm.polls, vm.interrupted = 0, 0, ""
 	vm.applyLimits(lim)
 }
 
@@ -135,14 +143,19 @@ func (vm *VM) SetLimits(ctx context.Context, lim Limits) {
 const HardStopSlack = 50 * time.Millisecond
 
 // Poll is the engine's check from outside the guest (engine.Poller). It stops
-// the guest at once when the context is done, and HardStopSlack after the
-// deadline. The deadline includes that of guarded host work.
+// the guest at once when the context is done, HardStopSlack after the
+// deadline, and when the poll budget (Limits.PollBudget) is spent. The
+// deadline includes that of guarded host work.
 func (vm *VM) Poll() error {
 	if ie, ok := vm.dead.(*InterruptError); ok {
 		return ie
 	}
 	if vm.ctx.Err() != nil {
 		return &InterruptError{Reason: "canceled", Stopped: true}
+	}
+	vm.polls++
+	if vm.pollBudget > 0 && vm.polls > vm.pollBudget {
+		return &InterruptError{Reason: "budget", Stopped: true}
 	}
 	if !vm.deadline.IsZero() && time.Since(vm.deadline) > HardStopSlack {
 		return &InterruptError{Reason: "deadline", Stopped: true}

@@ -420,3 +420,15 @@ func TestHostCallsDoNotLeakGuestMemory(t *testing.T) {
 		t.Fatalf("linear memory grew from %d to %d bytes over 200,000 host calls", before, after)
 	}
 }
+
+// A long built-in never reaches QuickJS's interrupt check; where the clock
+// stands still (a deployed Worker) the poll budget is what stops it, from
+// outside, through the engine's loop guard.
+func TestLongBuiltinStoppedByPollBudget(t *testing.T) {
+	vm := newVM(t, quickjs.Limits{PollBudget: 20})
+	_, err := vm.Eval(`const s = "a".repeat(1 << 22); for (;;) s.indexOf("b");`, "cell.js")
+	var ie *quickjs.InterruptError
+	if !errors.As(err, &ie) || ie.Reason != "budget" || !ie.Stopped {
+		t.Fatalf("err = %v", err)
+	}
+}

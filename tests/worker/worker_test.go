@@ -110,6 +110,34 @@ func TestWhileTrueEndsAsTimeout(t *testing.T) {
 	}
 }
 
+// A loop of long built-ins never reaches QuickJS's interrupt check: in the
+// Durable Object's inline core only the loop guard of the bundled quickjs.wasm
+// (applied by ./build.sh build) stops it, at the deadline of local workerd's
+// moving clock; without it the request never returns. A deployed Worker has
+// its CPU limit (limits.cpu_ms) behind that.
+func TestLongBuiltinLoopEndsAsTimeout(t *testing.T) {
+	sc := sessionScope(t)
+	exec1(t, tokenAlice, sc, "return 1")
+	for name, code := range map[string]string{
+		// 4 MiB, not the battery's 16: the Worker's memoryLimitBytes is 32 MiB.
+		"JSON.stringify": `let s = "x".repeat(1 << 22); for (;;) JSON.stringify(s);`,
+		"indexOf":        `const s = "a".repeat(1 << 22); for (;;) s.indexOf("b");`,
+	} {
+		start := time.Now()
+		m := exec1(t, tokenAlice, sc, code)
+		d := time.Since(start)
+		if m["status"] != "failed" || m["code"] != "timeout" {
+			t.Fatalf("%s loop: %v", name, m)
+		}
+		if d > 3*testTimeoutMs*time.Millisecond+5*time.Second {
+			t.Fatalf("%s loop took %v with timeoutMs %d", name, d, testTimeoutMs)
+		}
+		if m := exec1(t, tokenAlice, sc, "return 'alive'"); m["value"] != "alive" {
+			t.Fatalf("the session is unusable after the %s loop: %v", name, m)
+		}
+	}
+}
+
 // A run belongs to its principal and its scope: another principal and another
 // session (each a different Durable Object) get exactly the unknown-runId
 // answer; another session key reaches the same object, whose core refuses it.

@@ -35,6 +35,9 @@ type options struct {
 	// InterruptsPerSecond is the interrupt budget's rate (core.Options); the
 	// Worker's session objects pass the rate measured for V8 in workerd.
 	InterruptsPerSecond int64 `json:"interruptsPerSecond"`
+	// PollsPerSecond is the loop guard's poll rate (core.Options): set where
+	// the clock stands still during CPU work (the Cloudflare Worker).
+	PollsPerSecond int64 `json:"pollsPerSecond"`
 }
 
 type host struct {
@@ -149,6 +152,7 @@ func (h *host) init(args []js.Value) (string, error) {
 		Transcript: &core.Transcript{},
 
 		InterruptsPerSecond: opts.InterruptsPerSecond,
+		PollsPerSecond:      opts.PollsPerSecond,
 	}
 	switch opts.Engine {
 	case "", "host":

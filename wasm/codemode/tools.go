@@ -49,7 +49,7 @@ func (t *clientTool) Execute(ctx context.Context, call catalog.Call) (catalog.Re
 	if in == "" {
 		in = "{}"
 	}
-	p := t.h.hooks.Call("callClientTool", t.spec.Name, in, call.ParentID, call.ID)
+	p := t.h.hooks.Call("callClientTool", t.spec.Name, in, call.RunID, call.ID)
 	v, err := awaitCtx(ctx, p, func() { t.h.hooks.Call("abortClientTool", call.ID) })
 	if err != nil {
 		if ctx.Err() != nil {

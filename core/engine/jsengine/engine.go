@@ -91,6 +91,9 @@ func (e *Engine) Load(_ context.Context, _ []byte, imports []engine.Import) (eng
 			m.interruptIndex = i
 		}
 	}
+	// The loop-guarded module (build/web's quickjs.wasm) imports the poll; the
+	// glue binds it to codemode_host_poll, so the engine is an engine.Poller.
+	delete(have, pollImport)
 	for k := range have {
 		return nil, fmt.Errorf("quickjs.wasm imports %s, which the driver does not provide", k)
 	}
@@ -141,6 +144,7 @@ func (m *module) Instantiate(_ context.Context, host engine.Host) (engine.Instan
 		return nil, errors.New("instantiating quickjs.wasm failed: " + lastError(id))
 	}
 	in := &instance{id: id, mod: m, host: host}
+	in.poller, _ = host.(engine.Poller)
 	in.mem.in = in
 	liveMu.Lock()
 	live[id] = in
@@ -157,6 +161,10 @@ type instance struct {
 	stack  [5]uint64
 	mem    memory
 	closed bool
+	// poller is the host's engine.Poller (nil if it is none); stopped is the
+	// error a poll stopped the instance with: every later call returns it.
+	poller  engine.Poller
+	stopped error
 }
 
 // newNumber is the only export the driver calls with a non-i32 parameter.
@@ -165,6 +173,9 @@ const newNumber = "qjs_new_number"
 func (in *instance) Call(name string, args ...uint64) (uint64, error) {
 	if in.closed {
 		return 0, errors.New("instance is closed")
+	}
+	if in.stopped != nil {
+		return 0, in.stopped
 	}
 	fn := in.mod.export(name)
 	if fn < 0 {
@@ -188,6 +199,9 @@ func (in *instance) Call(name string, args ...uint64) (uint64, error) {
 		r = hostCall(in.id, fn, a[0], a[1], a[2], a[3], a[4], a[5])
 	}
 	if r < 0 {
+		if in.stopped != nil {
+			return 0, in.stopped
+		}
 		return 0, &TrapError{Message: lastError(in.id)}
 	}
 	return uint64(r), nil

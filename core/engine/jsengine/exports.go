@@ -63,6 +63,41 @@ func exportHostInterrupt(id int32) int32 {
 	return int32(uint32(st[0]))
 }
 
+// pollImport is the loop guard's import (loopguard.PollModule.PollName).
+const pollImport = "codemode.poll"
+
+// pollInterval is the countdown until the next poll: 2^12 loop iterations or
+// 1 MiB of bulk memory work, as wazero's compiler gets natively.
+const pollInterval = 1 << 12
+
+// exportHostPoll serves the loop guard of a guarded quickjs.wasm: it asks the
+// host's engine.Poller whether the guest must stop (deadline, abort) and gives
+// other goroutines their turn, which a long built-in never does otherwise
+// (GOOS=js has one thread). It returns the next countdown, or -1 when the
+// instance must stop: the glue then throws out of the import, which unwinds
+// every wasm frame up to the export call, and Call returns the poll's error.
+//
+//go:wasmexport codemode_host_poll
+func exportHostPoll(id int32) int32 {
+	in := lookup(id)
+	if in == nil {
+		return -1
+	}
+	if in.stopped == nil && in.poller != nil {
+		if err := in.poller.Poll(); err != nil {
+			in.stopped = err
+		}
+	}
+	if in.stopped != nil {
+		return -1
+	}
+	if now := time.Now(); now.Sub(lastYield) >= yieldEvery {
+		lastYield = now
+		runtime.Gosched()
+	}
+	return pollInterval
+}
+
 //go:wasmexport codemode_import
 func exportImport(id, index int32, a0, a1, a2, a3 float64) float64 {
 	in := lookup(id)

@@ -16,7 +16,7 @@ import { app, clientTools } from "./tools.mjs";
 /** The origin the relay URLs use; ctx.exports never resolves it. */
 export const RELAY_ORIGIN = "https://codemode-front.internal";
 
-export async function openCore({ env, exports, config, auth, interruptsPerSecond }) {
+export async function openCore({ env, exports, config, auth, interruptsPerSecond, pollsPerSecond }) {
   const relayFetch = (input, init = {}) => {
     const req = new Request(input, init);
     const headers = new Headers(req.headers);
@@ -35,5 +35,6 @@ export async function openCore({ env, exports, config, auth, interruptsPerSecond
     thread: "inline",
     modules: { codemode: codemodeWasm, quickjs: quickjsWasm },
     interruptsPerSecond,
+    pollsPerSecond,
   });
 }

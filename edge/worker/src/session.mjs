@@ -112,6 +112,7 @@ export class CodeModeSession extends DurableObject {
         config: msg.config ?? {},
         auth: this.#auth,
         interruptsPerSecond: msg.interruptsPerSecond,
+        pollsPerSecond: msg.pollsPerSecond,
       });
     }
     return this.#core;

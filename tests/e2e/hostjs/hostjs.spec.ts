@@ -84,8 +84,9 @@ test.describe("hostjs in a page", () => {
   for (const [name, code] of [
     ["while(true){}", "while (true) {}"],
     // Each sort is one built-in call of about half a second: QuickJS counts only
-    // bytecode back jumps and calls toward its interrupt check, so only the
-    // worker's termination at timeoutMs + grace stops this loop.
+    // bytecode back jumps and calls toward its interrupt check, so the loop
+    // guard of build/web's quickjs.wasm is what stops it, from inside, before
+    // the worker's watchdog at timeoutMs + grace.
     ["a long built-in loop", `const a = Array.from({length: 2e5}, (_, i) => (i * 7919) % 200003); for (;;) a.slice().sort();`],
   ]) {
     test(`${name} ends as timeout while a page timer keeps ticking`, async ({ page }) => {
@@ -98,6 +99,7 @@ test.describe("hostjs in a page", () => {
       expect(during - before).toBeGreaterThan(10);
       const r = await pending;
       expect(r).toMatchObject({ status: "failed", code: "timeout" });
+      expect(r.error).not.toContain("worker"); // the core's own timeout, not the watchdog's
       expect(Date.now() - started).toBeLessThan(1000 + 1500 + 3000);
       expect((await exec(page, "return 'still serving'", undefined, "short")).value).toBe("still serving");
       await page.evaluate(() => (window as any).short.close());
@@ -105,11 +107,16 @@ test.describe("hostjs in a page", () => {
   }
 
   test("a cell stuck past timeoutMs + grace stops the worker; its suspended runs answer invalid_input", async ({ page }) => {
-    await short(page);
+    // build/web's quickjs.wasm carries the loop guard, which stops the loop
+    // below from inside (the specs above). A host may hand in a module without
+    // it (/web-unguarded/ has the pinned one as quickjs-wasi ships it): there a
+    // loop of long built-in calls never reaches QuickJS's interrupt check in
+    // time, and the worker's watchdog is what ends it.
+    await page.evaluate(async () => {
+      (window as any).short = await (window as any).makeCodeMode({ config: { timeoutMs: 1000 }, assets: "/web-unguarded/" });
+    });
     const y = await exec(page, "await yield_control(); return 1", undefined, "short");
     expect(y.status).toBe("waiting");
-    // A loop of long built-in calls never reaches QuickJS's interrupt check in
-    // time, so only terminating the worker ends it.
     const r = await exec(page, `const a = Array.from({length: 2e5}, (_, i) => (i * 7919) % 200003); for (;;) a.slice().sort();`, undefined, "short");
     expect(r).toMatchObject({ status: "failed", code: "timeout" });
     expect(r.error).toContain("worker");
