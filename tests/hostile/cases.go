@@ -6,6 +6,8 @@
 package hostile
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 )
@@ -27,6 +29,11 @@ type Case struct {
 	// load; the host engine under GOOS=js runs the copy ./build.sh rewrote at
 	// build time), so both runs of the battery expect the same outcome.
 	LongBuiltin bool
+	// Heavy marks a cell that needs more compute to reach its bound than the
+	// wasip1 module (the core interpreted inside wasm, ~1,000x slower on
+	// compute) does within the battery's timeoutMs, so it ends there as
+	// timeout instead: the differential leaves it to the compiled engines.
+	Heavy bool
 	// TimeoutMs, when set, runs the case on a runtime with this timeoutMs
 	// (cells that must reach a bound slower than the battery's default).
 	TimeoutMs int
@@ -151,21 +158,21 @@ var exhaustion = []Case{
 		Code: `function f(n) { return f(n + 1) + 1 } try { f(0) } catch (e) { return e.name }`, Status: "completed", Want: `"RangeError"`},
 	{Name: "exhaustion/deep toString chain",
 		Code:   `let o = {}; for (let i = 0; i < 1e5; i++) o = { toString: ((p) => () => String(p))(o) }; try { String(o); return "done" } catch (e) { return e.name }`,
-		Status: "completed", Want: `"RangeError"`},
+		Status: "completed", Want: `"RangeError"`, Heavy: true},
 	{Name: "exhaustion/deeply nested value returned",
-		Code: `let v = 1; for (let i = 0; i < 1e5; i++) v = [v]; return v`, Status: "completed"},
+		Code: `let v = 1; for (let i = 0; i < 1e5; i++) v = [v]; return v`, Status: "completed", Heavy: true},
 	{Name: "exhaustion/output flood through text",
-		Code: `for (let i = 0; ; i++) text("line " + i)`, Status: "failed", ErrorCode: "output_limit_exceeded", Want: "maxOutputBytes"},
+		Code: `for (let i = 0; ; i++) text("line " + i)`, Status: "failed", ErrorCode: "output_limit_exceeded", Want: "maxOutputBytes", Heavy: true},
 	{Name: "exhaustion/output flood through json",
-		Code: `for (let i = 0; ; i++) json({ i, pad: "x".repeat(100) })`, Status: "failed", ErrorCode: "output_limit_exceeded", Want: "maxOutputBytes"},
+		Code: `for (let i = 0; ; i++) json({ i, pad: "x".repeat(100) })`, Status: "failed", ErrorCode: "output_limit_exceeded", Want: "maxOutputBytes", Heavy: true},
 	{Name: "exhaustion/output flood through console",
-		Code: `for (let i = 0; ; i++) console.log("line", i)`, Status: "failed", ErrorCode: "output_limit_exceeded", Want: "maxOutputBytes"},
+		Code: `for (let i = 0; ; i++) console.log("line", i)`, Status: "failed", ErrorCode: "output_limit_exceeded", Want: "maxOutputBytes", Heavy: true},
 	{Name: "exhaustion/too many pending tool calls",
 		Code:   `const ps = []; for (let i = 0; i < 200; i++) ps.push(tools.echo({ message: "m" + i })); await Promise.all(ps); return "all"`,
-		Status: "failed", Want: "maxPendingToolCalls"},
+		Status: "failed", Want: "maxPendingToolCalls", Heavy: true},
 	{Name: "exhaustion/too many timers",
 		Code:   `const ids = []; let err = ""; try { for (let i = 0; i < 5000; i++) ids.push(setTimeout(() => {}, 1e6)) } catch (e) { err = e.name } ids.forEach(clearTimeout); return [ids.length, err]`,
-		Status: "completed", Want: `[1000,"RangeError"]`},
+		Status: "completed", Want: `[1000,"RangeError"]`, Heavy: true},
 	{Name: "exhaustion/a promise nothing settles",
 		Code: `await new Promise(() => {}); return 1`, Status: "failed", Want: "nothing will ever settle"},
 	{Name: "exhaustion/huge source text",
@@ -177,7 +184,7 @@ var exhaustion = []Case{
 		Status: "completed", Want: `"RangeError"`, TimeoutMs: 30000, LongBuiltin: true},
 	{Name: "exhaustion/deeply nested JSON through the bridge is cut by the output adapter",
 		Code:   `let v = {}; for (let i = 0; i < 10000; i++) v = { v }; try { await tools.echo({ message: "m", v }); return "sent" } catch (e) { return "refused" }`,
-		Status: "completed", Want: `"sent"`},
+		Status: "completed", Want: `"sent"`, Heavy: true},
 }
 
 var inputs = []Case{
@@ -235,8 +242,24 @@ func (c Case) Mismatch(status, code, errText string, value []byte) string {
 		return ""
 	case status == "failed" && !strings.Contains(errText, c.Want):
 		return fmt.Sprintf("error %q does not contain %q", errText, c.Want)
-	case status == "completed" && string(value) != c.Want:
+	case status == "completed" && canonical(value) != canonical([]byte(c.Want)):
 		return fmt.Sprintf("value %s, want %s", value, c.Want)
 	}
 	return ""
+}
+
+// canonical is JSON text in one spelling (hosts escape U+2028 and the like
+// differently), numbers kept as written; text that is not JSON stays as is.
+func canonical(b []byte) string {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return string(b)
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return string(b)
+	}
+	return string(out)
 }
