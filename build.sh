@@ -56,7 +56,8 @@ build_wasip1() {
   GOOS=wasip1 GOARCH=wasm go build -trimpath -buildmode=c-shared -o build/codemode.wasip1.reactor.wasm ./wasm/wasip1/reactor
 }
 
-# test_wasip1: both wasip1 modules under wazero (command with preopens, reactor
+# test_wasip1: both wasip1 modules under wazero (command with preopens, reactor,
+# the wasip1 leg of the differential test over tests/hostile: ~30 s; reactor
 # with a host tool, the Go example host), then the node:wasi example host.
 # Measured: 30 s + 13 s (node) with the modules built and the wazero cache warm;
 # 7 min wall (1 min CPU) from scratch on a 2-core box at load 28 (two 32 MB links
@@ -82,6 +83,18 @@ bench_wasip1() {
 # build_web: build/web/ for JavaScript hosts: the hostjs shim, codemode.wasm
 # (GOOS=js, -trimpath, stripped), quickjs.wasm (checksum-checked again, then loop-guarded), the Go
 # toolchain's own wasm_exec.js, and .gz/.br variants of each. Never committed.
+# guarded_quickjs: $QJS_GUARDED, the pinned quickjs.wasm with the loop guard
+# applied at build time by the rewriter wazeroengine applies at load time: what
+# the host engine runs (build/web, the GOOS=js suites in Node.js).
+QJS_GUARDED=build/quickjs.guarded.wasm
+guarded_quickjs() {
+  deps
+  mkdir -p build
+  local got; got=$(sha256 "$QJS_SRC")
+  [ "$got" = "$QJS_SHA256" ] || die "$QJS_SRC has sha256 $got, want $QJS_SHA256"
+  go run ./core/engine/internal/loopguard/guardwasm "$QJS_SRC" "$QJS_GUARDED"
+}
+
 build_web() {
   deps
   local out=build/web
@@ -93,7 +106,8 @@ build_web() {
   # The host engine runs what the shim compiles, so it gets the module with the
   # loop guard applied (the same rewriter wazeroengine applies at load time):
   # a long built-in then polls the core and stops at the run's deadline.
-  go run ./core/engine/internal/loopguard/guardwasm "$QJS_SRC" "$out/quickjs.wasm"
+  guarded_quickjs
+  cp "$QJS_GUARDED" "$out/quickjs.wasm"
   cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"
   cp hostjs/codemode.js hostjs/codemode.d.ts hostjs/core.js hostjs/hostengine.js hostjs/codemode.worker.js "$out/"
   echo '{"type": "module"}' > "$out/package.json"
@@ -206,21 +220,19 @@ test_gomodule() {
 # test_hostile_js: the hostile battery (tests/hostile) under GOOS=js on the host's
 # own WebAssembly engine in Node.js, the same table as the native run.
 test_hostile_js() {
-  deps
-  log "hostile battery under GOOS=js (host engine in Node.js)"
-  GOOS=js GOARCH=wasm go test -count=1 -timeout 10m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" ./tests/hostile/
+  guarded_quickjs
+  log "hostile battery under GOOS=js (host engine in Node.js, loop-guarded quickjs.wasm)"
+  CODEMODE_QUICKJS_WASM="$PWD/$QJS_GUARDED" GOOS=js GOARCH=wasm go test -count=1 -timeout 10m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" ./tests/hostile/
 }
 
 test_hostjs_go() {
-  deps
-  log "GOOS=js suites on the host engine in Node.js"
-  # Skipped: the tests of the load-time loop guard (core/engine/internal/loopguard)
-  # and of wazero's Close. The host engine runs a module the host compiled, which
-  # cannot be rewritten, so long built-ins are bounded from outside there (the
-  # page's worker, a Worker's CPU limit); wazero's interpreter under GOOS=js would
-  # take minutes per case.
-  GOOS=js GOARCH=wasm go test -count=1 -timeout 15m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" \
-    -skip 'TestLongBuiltinsEndAsTimeoutOnBothEngines|TestCancellingTheContextStopsALongBuiltin|TestOtherGoroutinesRunWhileAGuestIsInsideABuiltin|TestCloseLeavesAHostEngineOpen' \
+  guarded_quickjs
+  log "GOOS=js suites on the host engine in Node.js (loop-guarded quickjs.wasm)"
+  # Skipped: the long built-ins on both wazero engines (wazero's interpreter
+  # under GOOS=js would take minutes per case; the host engine runs the same
+  # cases in tests/hostile) and wazero's Close.
+  CODEMODE_QUICKJS_WASM="$PWD/$QJS_GUARDED" GOOS=js GOARCH=wasm go test -count=1 -timeout 15m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" \
+    -skip 'TestLongBuiltinsEndAsTimeoutOnBothEngines|TestCloseLeavesAHostEngineOpen' \
     ./core/ ./core/engine/jsengine/ ./internal/quickjs/
 }
 

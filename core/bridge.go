@@ -276,7 +276,7 @@ func (r *run) job(req request) (func(context.Context) (any, error), string, erro
 		}
 		if req.Op == "mcp.resource" {
 			uri := req.URI
-			return func(ctx context.Context) (any, error) { return srv.ReadResource(ctx, uri) }, "", nil
+			return func(ctx context.Context) (any, error) { return srv.ReadResourceFor(ctx, r.scope, uri) }, "", nil
 		}
 		var args map[string]string
 		if len(req.Arguments) > 0 && string(req.Arguments) != "null" {
@@ -285,7 +285,7 @@ func (r *run) job(req request) (func(context.Context) (any, error), string, erro
 			}
 		}
 		name := req.Name
-		return func(ctx context.Context) (any, error) { return srv.GetPrompt(ctx, name, args) }, "", nil
+		return func(ctx context.Context) (any, error) { return srv.GetPromptFor(ctx, r.scope, name, args) }, "", nil
 	}
 	return nil, "", &quickjs.Throw{Name: "TypeError", Message: "bridge: unknown operation"}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/internal/apifiles"
 	"github.com/codemode-go/codemode/core/mcp"
+	"github.com/codemode-go/codemode/internal/text"
 	json "github.com/goccy/go-json"
 )
 
@@ -156,4 +157,64 @@ func toolError(ctx context.Context, err error) *ToolError {
 		code, msg = "aborted", "the tool call was aborted before it finished."
 	}
 	return &ToolError{Code: code, Message: msg}
+}
+
+// MCPRead is one resources.read or prompts.get for a core running elsewhere:
+// Server and either URI (a resource) or Prompt with its Arguments.
+type MCPRead struct {
+	// Server is the MCP server's configured name.
+	Server string
+	// URI is the resource to read; empty for a prompt.
+	URI string
+	// Prompt is the prompt to render when URI is empty.
+	Prompt string
+	// Arguments are the prompt's arguments.
+	Arguments map[string]string
+}
+
+// ReadMCP reads a resource or renders a prompt of one of this runtime's MCP
+// servers for a core running elsewhere (POST /v1/mcp/resources/read and
+// /v1/mcp/prompts/get), with the visibility a guest of scope has: a server
+// none of whose tools the scope's catalog shows (policy, scope filtering)
+// exposes nothing, exactly as MCP.<server> does not exist in its guest.
+func (rt *Runtime) ReadMCP(ctx context.Context, call CallInfo, rd MCPRead) (json.RawMessage, *ToolError) {
+	what := "mcp/resources/read"
+	if rd.URI == "" {
+		what = "mcp/prompts/get"
+	}
+	raw, te := rt.readMCP(ctx, call.Scope, rd)
+	status := StatusCompleted
+	if te != nil {
+		status = StatusFailed
+	}
+	rt.opts.Transcript.add(TranscriptEntry{CallID: call.CallID, Tool: what, Status: status})
+	return raw, te
+}
+
+func (rt *Runtime) readMCP(ctx context.Context, scope Scope, rd MCPRead) (json.RawMessage, *ToolError) {
+	cat, _, err := rt.buildCatalog(ctx, scope)
+	if err != nil {
+		return nil, &ToolError{Code: "tool_failed", Message: "code mode could not build the tool catalog: " + plainMessage(err)}
+	}
+	visible := false
+	for _, e := range cat.Export() {
+		if e.Source == catalog.SourceMCP && e.Owner == rd.Server {
+			visible = true
+			break
+		}
+	}
+	srv := rt.mcpServer(rd.Server)
+	if !visible || srv == nil {
+		return nil, &ToolError{Code: "unknown_tool", Message: "unknown MCP server " + text.Cut(rd.Server, 100)}
+	}
+	var raw json.RawMessage
+	if rd.URI != "" {
+		raw, err = srv.ReadResourceFor(ctx, scope, rd.URI)
+	} else {
+		raw, err = srv.GetPromptFor(ctx, scope, rd.Prompt, rd.Arguments)
+	}
+	if err != nil {
+		return nil, toolError(ctx, err)
+	}
+	return raw, nil
 }

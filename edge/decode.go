@@ -92,6 +92,15 @@ func (w *walker) value(t reflect.Type, path string, depth int) *apiError {
 			break
 		}
 		return w.object(t, path, depth)
+	case reflect.Map: // string keys (MCP prompt arguments); null is an empty map
+		if tok == nil {
+			return nil
+		}
+		if tok != stdjson.Delim('{') {
+			want = "an object"
+			break
+		}
+		return w.mapObject(t, path, depth)
 	case reflect.String:
 		if _, ok := tok.(string); !ok {
 			want = "a string"
@@ -131,6 +140,29 @@ func (w *walker) object(t reflect.Type, path string, depth int) *apiError {
 		}
 	}
 	_, err := w.token(path) // the closing brace
+	return err
+}
+
+// mapObject checks an object whose members all have t's element type; a key
+// that appears twice is refused, as in a struct.
+func (w *walker) mapObject(t reflect.Type, path string, depth int) *apiError {
+	seen := map[string]bool{}
+	for w.dec.More() {
+		tok, err := w.token(path)
+		if err != nil {
+			return err
+		}
+		key := tok.(string)
+		sub := joinPath(path, key)
+		if seen[key] {
+			return badRequest(CodeDuplicateField, fieldName(sub)+" appears more than once")
+		}
+		seen[key] = true
+		if err := w.value(t.Elem(), sub, depth+1); err != nil {
+			return err
+		}
+	}
+	_, err := w.token(path)
 	return err
 }
 

@@ -11,6 +11,8 @@
 //	POST /v1/surface     {scope, format?: plain|anthropic|openai}           -> {tools}
 //	GET  /v1/catalog     [?agentId&sessionId&sessionKey&agentRunId]         -> {entries, mcpServers}
 //	POST /v1/tools/call  {id, input, scope, callId?}                        -> {details, content?} | {error}
+//	POST /v1/mcp/resources/read {server, uri, scope}                        -> {result} | {error}
+//	POST /v1/mcp/prompts/get    {server, name, arguments?, scope}           -> {result} | {error}
 //	GET  /healthz                                                           -> {ok, version, engine}
 //	GET  /...            static files (the web IDE), when Options.StaticDir is set
 package edge
@@ -48,6 +50,10 @@ type Runtime interface {
 	// CallTool runs one catalog tool for a remote core's guest (POST
 	// /v1/tools/call); a *core.ToolError is the tool's failure, answered 200.
 	CallTool(ctx context.Context, call core.CallInfo, id string, input json.RawMessage) (catalog.Result, *core.ToolError)
+	// ReadMCP reads a resource or renders a prompt of an MCP server for a
+	// remote core's guest (POST /v1/mcp/resources/read, /v1/mcp/prompts/get);
+	// a *core.ToolError is the read's failure, answered 200.
+	ReadMCP(ctx context.Context, call core.CallInfo, rd core.MCPRead) (json.RawMessage, *core.ToolError)
 	// Config is the Code Mode configuration (limits, languages) the handler
 	// reports and applies.
 	Config() config.Config
@@ -146,12 +152,14 @@ func New(rt Runtime, opts Options) (*Handler, error) {
 		h.opts.Engine = rt.Config().Runtime
 	}
 	h.routes = map[string]route{
-		"/v1/exec":       {http.MethodPost, (*Handler).exec, true},
-		"/v1/wait":       {http.MethodPost, (*Handler).wait, true},
-		"/v1/surface":    {http.MethodPost, (*Handler).surface, true},
-		"/v1/catalog":    {http.MethodGet, (*Handler).catalog, true},
-		"/v1/tools/call": {http.MethodPost, (*Handler).toolsCall, true},
-		"/healthz":       {http.MethodGet, (*Handler).healthz, false},
+		"/v1/exec":               {http.MethodPost, (*Handler).exec, true},
+		"/v1/wait":               {http.MethodPost, (*Handler).wait, true},
+		"/v1/surface":            {http.MethodPost, (*Handler).surface, true},
+		"/v1/catalog":            {http.MethodGet, (*Handler).catalog, true},
+		"/v1/tools/call":         {http.MethodPost, (*Handler).toolsCall, true},
+		"/v1/mcp/resources/read": {http.MethodPost, (*Handler).mcpResource, true},
+		"/v1/mcp/prompts/get":    {http.MethodPost, (*Handler).mcpPrompt, true},
+		"/healthz":               {http.MethodGet, (*Handler).healthz, false},
 	}
 	return h, nil
 }
@@ -195,7 +203,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, rc *requestConte
 			h.static.serve(w, r)
 			return
 		}
-		writeError(w, &apiError{http.StatusNotFound, CodeNotFound, "no route " + quoteField(r.URL.Path) + "; the API is /v1/exec, /v1/wait, /v1/surface, /v1/catalog, /v1/tools/call and /healthz"})
+		writeError(w, &apiError{http.StatusNotFound, CodeNotFound, "no route " + quoteField(r.URL.Path) + "; the API is /v1/exec, /v1/wait, /v1/surface, /v1/catalog, /v1/tools/call, /v1/mcp/resources/read, /v1/mcp/prompts/get and /healthz"})
 		return
 	}
 	if r.Method != rt.method && !(rt.method == http.MethodGet && r.Method == http.MethodHead) {

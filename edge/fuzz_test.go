@@ -15,6 +15,7 @@ func FuzzDecodeRequest(f *testing.F) {
 		`{"code":"return 1","scope":{"agentId":"a"}}`, `{"runId":"x","scope":{}}`, `{"id":"t","input":{"a":[1,{"b":null}]},"scope":{},"callId":"c"}`,
 		`{"code":1}`, `{"Code":"x"}`, `{"code":"1","code":"2"}`, `{} x`, `{`, `[]`, `null`, `{"scope":null}`, "{\"code\":\"\xff\"}",
 		`{"restartSafe":tru}`, `{"input":[[[[[[[[]]]]]]]]}`, `  {"format":"openai","scope":{"sessionKey":"k"}}  `,
+		`{"server":"s","name":"p","arguments":{"a":"b","a":"c"},"scope":{}}`, `{"server":"s","uri":"u","arguments":{"a":[1]}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -22,6 +23,7 @@ func FuzzDecodeRequest(f *testing.F) {
 		for _, target := range []func() any{
 			func() any { return new(ExecRequest) }, func() any { return new(WaitRequest) },
 			func() any { return new(SurfaceRequest) }, func() any { return new(ToolCallRequest) },
+			func() any { return new(MCPResourceRequest) }, func() any { return new(MCPPromptRequest) },
 		} {
 			v := target()
 			err := decodeStrict(body, v)

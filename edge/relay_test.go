@@ -85,3 +85,35 @@ func TestCatalogQueryIsStrict(t *testing.T) {
 		t.Fatalf("HEAD: %d %q", a.status, a.body)
 	}
 }
+
+// TestMCPReadRoutesDecodeStrictlyAndHideUnknownServers: POST
+// /v1/mcp/resources/read and /v1/mcp/prompts/get name a missing field, and a
+// server the scope's catalog does not show (here: none is configured) is an
+// unknown server, answered 200 like a relayed tool's failure.
+func TestMCPReadRoutesDecodeStrictlyAndHideUnknownServers(t *testing.T) {
+	srv := newServer(t, edge.Options{})
+	for _, c := range []struct{ name, path, body, want string }{
+		{"resource without server", "/v1/mcp/resources/read", `{"uri":"demo://x",` + scope + `}`, "missing_field"},
+		{"resource without uri", "/v1/mcp/resources/read", `{"server":"everything",` + scope + `}`, "missing_field"},
+		{"resource without scope", "/v1/mcp/resources/read", `{"server":"everything","uri":"demo://x"}`, "missing_field"},
+		{"prompt without name", "/v1/mcp/prompts/get", `{"server":"everything",` + scope + `}`, "missing_field"},
+		{"prompt with non-string arguments", "/v1/mcp/prompts/get", `{"server":"everything","name":"p","arguments":{"city":1},` + scope + `}`, "wrong_type"},
+		{"unknown field", "/v1/mcp/prompts/get", `{"server":"everything","name":"p","extra":1,` + scope + `}`, "unknown_field"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := post(t, srv, c.path, c.body)
+			if a.status != 400 || a.errorCode(t) != c.want {
+				t.Fatalf("got %d %s, want 400 %s", a.status, a.body, c.want)
+			}
+		})
+	}
+	for path, body := range map[string]string{
+		"/v1/mcp/resources/read": `{"server":"nowhere","uri":"demo://x",` + scope + `}`,
+		"/v1/mcp/prompts/get":    `{"server":"nowhere","name":"p",` + scope + `}`,
+	} {
+		a := post(t, srv, path, body)
+		if a.status != 200 || a.errorCode(t) != "unknown_tool" || !strings.Contains(string(a.body), "unknown MCP server nowhere") {
+			t.Errorf("%s on an unknown server: %d %s", path, a.status, a.body)
+		}
+	}
+}

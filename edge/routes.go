@@ -76,6 +76,37 @@ type ToolCallRequest struct {
 	CallID *string `json:"callId"`
 }
 
+// MCPResourceRequest is the body of POST /v1/mcp/resources/read: a remote
+// core's guest reads a resource of one of this server's MCP servers.
+type MCPResourceRequest struct {
+	// Server is the MCP server's name (RemoteMCPServer.Name); required.
+	Server *string `json:"server"`
+	// URI is the resource's URI; required.
+	URI *string `json:"uri"`
+	// Scope is required: a server its catalog does not show exposes nothing.
+	Scope *Scope `json:"scope"`
+}
+
+// MCPPromptRequest is the body of POST /v1/mcp/prompts/get.
+type MCPPromptRequest struct {
+	// Server is the MCP server's name; required.
+	Server *string `json:"server"`
+	// Name is the prompt's name; required.
+	Name *string `json:"name"`
+	// Arguments are the prompt's arguments, strings by name.
+	Arguments map[string]string `json:"arguments"`
+	// Scope is required.
+	Scope *Scope `json:"scope"`
+}
+
+// MCPReadResponse is an MCP read's success: the MCP result ({contents} of a
+// resource, {description?, messages} of a prompt). A failure is a
+// ToolCallError, answered 200 like a relayed tool's.
+type MCPReadResponse struct {
+	// Result is the MCP result as the server returned it (bounded).
+	Result json.RawMessage `json:"result"`
+}
+
 // ToolCallResponse is a relayed call's success: the tool's structured details
 // and, when it has any, its content blocks.
 type ToolCallResponse struct {
@@ -267,4 +298,49 @@ func (h *Handler) toolsCall(w http.ResponseWriter, r *http.Request, rc *requestC
 
 func (h *Handler) healthz(w http.ResponseWriter, r *http.Request, rc *requestContext) {
 	writeJSON(w, http.StatusOK, map[string]any{"ok": true, "version": h.opts.Version, "engine": h.opts.Engine})
+}
+
+func (h *Handler) mcpResource(w http.ResponseWriter, r *http.Request, rc *requestContext) {
+	var req MCPResourceRequest
+	if err := h.readBody(w, r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	switch {
+	case req.Scope == nil:
+		writeError(w, missing("scope"))
+	case req.Server == nil || *req.Server == "":
+		writeError(w, missing("server"))
+	case req.URI == nil || *req.URI == "":
+		writeError(w, missing("uri"))
+	default:
+		h.mcpRead(w, r, rc, req.Scope, core.MCPRead{Server: *req.Server, URI: *req.URI})
+	}
+}
+
+func (h *Handler) mcpPrompt(w http.ResponseWriter, r *http.Request, rc *requestContext) {
+	var req MCPPromptRequest
+	if err := h.readBody(w, r, &req); err != nil {
+		writeError(w, err)
+		return
+	}
+	switch {
+	case req.Scope == nil:
+		writeError(w, missing("scope"))
+	case req.Server == nil || *req.Server == "":
+		writeError(w, missing("server"))
+	case req.Name == nil || *req.Name == "":
+		writeError(w, missing("name"))
+	default:
+		h.mcpRead(w, r, rc, req.Scope, core.MCPRead{Server: *req.Server, Prompt: *req.Name, Arguments: req.Arguments})
+	}
+}
+
+func (h *Handler) mcpRead(w http.ResponseWriter, r *http.Request, rc *requestContext, sc *Scope, rd core.MCPRead) {
+	res, terr := h.rt.ReadMCP(r.Context(), core.CallInfo{Scope: sc.core(), Principal: rc.principal, CallID: newCallID("relay")}, rd)
+	if terr != nil {
+		writeJSON(w, http.StatusOK, ToolCallError{*terr})
+		return
+	}
+	writeJSON(w, http.StatusOK, MCPReadResponse{Result: res})
 }

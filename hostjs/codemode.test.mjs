@@ -165,6 +165,22 @@ test("server MCP tools appear under MCP.<server> with API files", async () => {
   assert.match(JSON.stringify(r.value.res), /relayed/);
 });
 
+test("a relayed MCP server's resources and prompts are read through the server (POST /v1/mcp/...)", async () => {
+  // The server lists the resources in its catalog; the page core reads one.
+  const cat = await (await fetch(`${serverURL}/v1/catalog`)).json();
+  const uri = cat.mcpServers.find((m) => m.name === "everything").resources[0].uri;
+  const r = await cm.exec({ code: `
+    const read = await MCP.everything.resources.read({ uri: ${JSON.stringify(uri)} });
+    const p = await MCP.everything.prompts.get({ name: "args-prompt", arguments: { city: "Berlin" } });
+    let bad = ""; try { await MCP.everything.prompts.get({ name: "no-such-prompt" }); } catch (e) { bad = e.message; }
+    return { uri: read.contents[0].uri, p: JSON.stringify(p), bad };` });
+  assert.equal(r.status, "completed", JSON.stringify(r));
+  assert.equal(r.value.uri, uri);
+  assert.match(r.value.p, /weather in Berlin/);
+  assert.match(r.value.bad, /no-such-prompt/);
+  assert.doesNotMatch(r.value.bad, /goroutine|\.go:|not available through the tool relay/);
+});
+
 test("an unreachable server is a clear, catchable error naming the URL", async () => {
   await assert.rejects(createCodeMode({ assets, serverTools: { url: "http://127.0.0.1:1" } }), (e) => e instanceof Error && /http:\/\/127\.0\.0\.1:1\/v1\/catalog/.test(e.message) && !/goroutine|\.go:/.test(e.message));
 });

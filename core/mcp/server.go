@@ -68,6 +68,7 @@ type Server struct {
 	resources []Resource
 	prompts   []Prompt
 	dropped   []Dropped
+	relay     Relay // a relayed server's reads (NewRemote); nil when connected
 
 	closeOnce sync.Once
 	closeErr  error
@@ -271,6 +272,13 @@ func (s *Server) isClosed() bool {
 // ReadResource reads one resource and returns the MCP result as JSON
 // ({"contents":[...]}).
 func (s *Server) ReadResource(ctx context.Context, uri string) (json.RawMessage, error) {
+	return s.ReadResourceFor(ctx, catalog.Scope{}, uri)
+}
+
+// ReadResourceFor is ReadResource on behalf of scope: a relayed server
+// (NewRemote) hands the scope to the server that owns it, which checks that
+// the server is visible there; a connected server needs none.
+func (s *Server) ReadResourceFor(ctx context.Context, scope catalog.Scope, uri string) (json.RawMessage, error) {
 	if s.isClosed() {
 		return nil, ErrClosed
 	}
@@ -278,7 +286,14 @@ func (s *Server) ReadResource(ctx context.Context, uri string) (json.RawMessage,
 		return nil, fmt.Errorf("mcp: %s: resources.read: uri must be 1..%d bytes", s.name, MaxURIBytes)
 	}
 	if s.session == nil {
-		return nil, errRelayed(s.name, "resources.read")
+		if s.relay == nil {
+			return nil, errRelayed(s.name, "resources.read")
+		}
+		raw, err := s.relay.ReadResource(ctx, scope, s.name, uri)
+		if err != nil {
+			return nil, err
+		}
+		return boundedRaw(s.name, "resources.read", raw)
 	}
 	res, err := s.session.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
 	if err != nil {
@@ -290,6 +305,11 @@ func (s *Server) ReadResource(ctx context.Context, uri string) (json.RawMessage,
 // GetPrompt renders one prompt and returns the MCP result as JSON
 // ({"description"?, "messages":[...]}).
 func (s *Server) GetPrompt(ctx context.Context, name string, args map[string]string) (json.RawMessage, error) {
+	return s.GetPromptFor(ctx, catalog.Scope{}, name, args)
+}
+
+// GetPromptFor is GetPrompt on behalf of scope (see ReadResourceFor).
+func (s *Server) GetPromptFor(ctx context.Context, scope catalog.Scope, name string, args map[string]string) (json.RawMessage, error) {
 	if s.isClosed() {
 		return nil, ErrClosed
 	}
@@ -297,7 +317,14 @@ func (s *Server) GetPrompt(ctx context.Context, name string, args map[string]str
 		return nil, fmt.Errorf("mcp: %s: prompts.get: %v", s.name, err)
 	}
 	if s.session == nil {
-		return nil, errRelayed(s.name, "prompts.get")
+		if s.relay == nil {
+			return nil, errRelayed(s.name, "prompts.get")
+		}
+		raw, err := s.relay.GetPrompt(ctx, scope, s.name, name, args)
+		if err != nil {
+			return nil, err
+		}
+		return boundedRaw(s.name, "prompts.get", raw)
 	}
 	res, err := s.session.GetPrompt(ctx, &sdk.GetPromptParams{Name: name, Arguments: args})
 	if err != nil {
@@ -324,6 +351,19 @@ func bounded(server, what string, v any) (json.RawMessage, error) {
 	}
 	if len(raw) > MaxPayloadBytes {
 		return nil, fmt.Errorf("mcp: %s: %s: result is %d bytes, limit %d", server, what, len(raw), MaxPayloadBytes)
+	}
+	return raw, nil
+}
+
+// boundedRaw applies bounded's size limit to a result that arrived as JSON
+// from a relay, and refuses one that is not a JSON object.
+func boundedRaw(server, what string, raw json.RawMessage) (json.RawMessage, error) {
+	if len(raw) > MaxPayloadBytes {
+		return nil, fmt.Errorf("mcp: %s: %s: result is %d bytes, limit %d", server, what, len(raw), MaxPayloadBytes)
+	}
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		return nil, fmt.Errorf("mcp: %s: %s: the relayed result is not a JSON object", server, what)
 	}
 	return raw, nil
 }

@@ -5,7 +5,9 @@
 // MCP.<server> with their API files, not in tools.*.
 //
 // The HTTP exchange is a Doer, because the transport differs by host (fetch in
-// a page or Node.js under GOOS=js, net/http natively).
+// a page or Node.js under GOOS=js, net/http natively). Resources and prompts
+// of the server's MCP servers are read through POST {url}/v1/mcp/resources/read
+// and /v1/mcp/prompts/get.
 package remote
 
 import (
@@ -111,7 +113,7 @@ func build(base string, opts Options, cat core.RemoteCatalog) (Tools, error) {
 		info[s.Name] = s
 	}
 	for _, name := range order {
-		s, err := mcp.NewRemote(name, byServer[name], info[name].Resources, info[name].Prompts)
+		s, err := mcp.NewRemote(name, byServer[name], info[name].Resources, info[name].Prompts, &mcpRelay{base: base, opts: opts})
 		if err != nil {
 			return Tools{}, fmt.Errorf("serverTools: %v", err)
 		}
@@ -184,30 +186,10 @@ func (t *tool) Execute(ctx context.Context, call catalog.Call) (catalog.Result, 
 	if len(in) == 0 {
 		in = json.RawMessage(`{}`)
 	}
-	body, err := json.Marshal(callRequest{ID: t.id, Input: in, Scope: call.Scope, CallID: call.ID})
-	if err != nil {
-		return catalog.Result{}, fmt.Errorf("server tool %s: %v", t.id, err)
-	}
-	ctx, cancel := context.WithTimeout(ctx, t.opts.CallTimeout)
-	defer cancel()
-	h := map[string]string{"content-type": "application/json"}
-	for k, v := range t.opts.Headers {
-		h[k] = v
-	}
-	status, resp, err := t.opts.Do(ctx, Request{Method: "POST", URL: t.base + "/v1/tools/call", Headers: h, Body: body})
-	switch {
-	case err != nil && ctx.Err() != nil:
-		return catalog.Result{}, fmt.Errorf("server tool %s: no answer from %s before the deadline", t.id, t.base)
-	case err != nil:
-		return catalog.Result{}, fmt.Errorf("server tool %s: %s is unreachable (%v)", t.id, t.base, err)
-	case status < 200 || status > 299:
-		return catalog.Result{}, fmt.Errorf("server tool %s: the server answered HTTP %d%s", t.id, status, errorSuffix(resp))
-	case len(resp) > maxBody:
-		return catalog.Result{}, fmt.Errorf("server tool %s: the answer exceeds %d bytes", t.id, maxBody)
-	}
 	var r callResponse
-	if err := json.Unmarshal(resp, &r); err != nil {
-		return catalog.Result{}, fmt.Errorf("server tool %s: the server's answer is not JSON", t.id)
+	if err := post(ctx, t.base, t.opts, "/v1/tools/call", "server tool "+t.id,
+		callRequest{ID: t.id, Input: in, Scope: call.Scope, CallID: call.ID}, &r); err != nil {
+		return catalog.Result{}, err
 	}
 	if r.Error != nil {
 		return catalog.Result{}, fmt.Errorf("server tool %s failed (%s): %s", t.id, r.Error.Code, r.Error.Message)
@@ -221,4 +203,80 @@ func (t *tool) Execute(ctx context.Context, call catalog.Call) (catalog.Result, 
 		isErr = d.IsError
 	}
 	return catalog.Result{Details: r.Details, Content: r.Content, IsError: isErr}, nil
+}
+
+// post sends one JSON request to the server and decodes its 2xx answer into
+// out. Every failure is an error that starts with what (the tool or MCP read)
+// and names the server or the HTTP status, bounded by ctx and CallTimeout.
+func post(ctx context.Context, base string, opts Options, path, what string, in, out any) error {
+	body, err := json.Marshal(in)
+	if err != nil {
+		return fmt.Errorf("%s: %v", what, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.CallTimeout)
+	defer cancel()
+	h := map[string]string{"content-type": "application/json"}
+	for k, v := range opts.Headers {
+		h[k] = v
+	}
+	status, resp, err := opts.Do(ctx, Request{Method: "POST", URL: base + path, Headers: h, Body: body})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return fmt.Errorf("%s: no answer from %s before the deadline", what, base)
+	case err != nil:
+		return fmt.Errorf("%s: %s is unreachable (%v)", what, base, err)
+	case status < 200 || status > 299:
+		return fmt.Errorf("%s: the server answered HTTP %d%s", what, status, errorSuffix(resp))
+	case len(resp) > maxBody:
+		return fmt.Errorf("%s: the answer exceeds %d bytes", what, maxBody)
+	}
+	if err := json.Unmarshal(resp, out); err != nil {
+		return fmt.Errorf("%s: the server's answer is not JSON", what)
+	}
+	return nil
+}
+
+// mcpRelay reads the resources and prompts of the server's MCP servers
+// through POST /v1/mcp/resources/read and /v1/mcp/prompts/get.
+type mcpRelay struct {
+	base string
+	opts Options
+}
+
+type mcpResponse struct {
+	Result json.RawMessage `json:"result"`
+	Error  *core.ToolError `json:"error"`
+}
+
+func (m *mcpRelay) answer(what string, r mcpResponse) (json.RawMessage, error) {
+	if r.Error != nil {
+		return nil, fmt.Errorf("%s failed (%s): %s", what, r.Error.Code, r.Error.Message)
+	}
+	if len(r.Result) == 0 {
+		return nil, fmt.Errorf("%s: the server's answer has no result", what)
+	}
+	return r.Result, nil
+}
+
+func (m *mcpRelay) ReadResource(ctx context.Context, scope catalog.Scope, server, uri string) (json.RawMessage, error) {
+	what := "MCP." + server + " resources.read"
+	var r mcpResponse
+	if err := post(ctx, m.base, m.opts, "/v1/mcp/resources/read", what,
+		map[string]any{"server": server, "uri": uri, "scope": scope}, &r); err != nil {
+		return nil, err
+	}
+	return m.answer(what, r)
+}
+
+func (m *mcpRelay) GetPrompt(ctx context.Context, scope catalog.Scope, server, name string, args map[string]string) (json.RawMessage, error) {
+	what := "MCP." + server + " prompts.get"
+	req := map[string]any{"server": server, "name": name, "scope": scope}
+	if args != nil {
+		req["arguments"] = args
+	}
+	var r mcpResponse
+	if err := post(ctx, m.base, m.opts, "/v1/mcp/prompts/get", what, req, &r); err != nil {
+		return nil, err
+	}
+	return m.answer(what, r)
 }

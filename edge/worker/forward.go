@@ -139,6 +139,11 @@ func (f *Forwarder) CallTool(ctx context.Context, call core.CallInfo, id string,
 	return f.Relay.CallTool(ctx, call, id, input)
 }
 
+// ReadMCP runs in Relay, where the Worker's remote MCP servers are connected.
+func (f *Forwarder) ReadMCP(ctx context.Context, call core.CallInfo, rd core.MCPRead) (json.RawMessage, *core.ToolError) {
+	return f.Relay.ReadMCP(ctx, call, rd)
+}
+
 // Config is the Worker's tools.codeMode.
 func (f *Forwarder) Config() config.Config { return f.Relay.Config() }
 

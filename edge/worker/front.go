@@ -30,9 +30,10 @@ type FrontOptions struct {
 
 // NewFront builds the front's handler for a request to path: the edge handler
 // over a Forwarder. Remote MCP servers are connected only for the relay routes
-// (/v1/catalog, /v1/tools/call), the only ones that use them here; a server
-// that fails to connect is logged and left out, as natively. The returned
-// close releases the MCP sessions.
+// (relaysMCP), the only ones that use them here: each request is a new Go
+// instance, so a connection costs one MCP initialize per such request, and
+// exec/wait/surface pay nothing. A server that fails to connect is logged and
+// left out, as natively. The returned close releases the MCP sessions.
 func NewFront(ctx context.Context, path string, o FrontOptions) (http.Handler, func(), error) {
 	var tools []catalog.Tool
 	if o.Settings.ExampleTools {
@@ -43,7 +44,7 @@ func NewFront(ctx context.Context, path string, o FrontOptions) (http.Handler, f
 		tools = t
 	}
 	var servers []*mcp.Server
-	if path == "/v1/catalog" || path == "/v1/tools/call" {
+	if relaysMCP[path] {
 		for name, s := range o.Settings.MCPServers {
 			client := o.Client
 			if len(s.Headers) > 0 {
@@ -110,3 +111,9 @@ func withHeaders(c *http.Client, hdr map[string]string) *http.Client {
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// relaysMCP are the routes that need the remote MCP servers connected.
+var relaysMCP = map[string]bool{
+	"/v1/catalog": true, "/v1/tools/call": true,
+	"/v1/mcp/resources/read": true, "/v1/mcp/prompts/get": true,
+}

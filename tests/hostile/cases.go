@@ -5,6 +5,13 @@
 // hostile_test.go and SECURITY.md.
 package hostile
 
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
 // Case is one hostile cell and the outcome it must have.
 type Case struct {
 	Name string
@@ -17,11 +24,16 @@ type Case struct {
 	// ErrorCode is the failed result's code ("" for a guest error).
 	ErrorCode string
 	// LongBuiltin marks a cell that spends its time inside one QuickJS
-	// built-in, where QuickJS never reaches its interrupt hook. Natively the
-	// loop guard stops it at the deadline; on the host engine (GOOS=js) only
-	// terminating the thread does, which the page's Web Worker does and the
-	// Playwright suite proves (tests/e2e/hostjs), so the GOOS=js run here skips it.
+	// built-in, where QuickJS never reaches its interrupt hook: the loop guard
+	// stops it at the deadline on every engine (wazero rewrites the module at
+	// load; the host engine under GOOS=js runs the copy ./build.sh rewrote at
+	// build time), so both runs of the battery expect the same outcome.
 	LongBuiltin bool
+	// Heavy marks a cell that needs more compute to reach its bound than the
+	// wasip1 module (the core interpreted inside wasm, ~1,000x slower on
+	// compute) does within the battery's timeoutMs, so it ends there as
+	// timeout instead: the differential leaves it to the compiled engines.
+	Heavy bool
 	// TimeoutMs, when set, runs the case on a runtime with this timeoutMs
 	// (cells that must reach a bound slower than the battery's default).
 	TimeoutMs int
@@ -132,8 +144,11 @@ var exhaustion = []Case{
 		Code: `const a = []; a.length = 2 ** 32 - 1; a.join(",")`, Status: "failed", ErrorCode: "timeout", Want: "timeoutMs", LongBuiltin: true},
 	{Name: "exhaustion/regex backtracking",
 		Code: `/^(a+)+$/.test("a".repeat(40) + "b"); return 1`, Status: "failed", ErrorCode: "timeout", Want: "timeoutMs", LongBuiltin: true},
-	{Name: "exhaustion/sort with a slow comparator",
-		Code: `const a = Array.from({ length: 1e6 }, (_, i) => (i * 7919) % 1e6); for (;;) a.sort()`, Status: "failed", ErrorCode: "timeout", Want: "timeoutMs", LongBuiltin: true},
+	// The default sort compares numbers as strings, so it allocates as it goes:
+	// 2e5 elements keep each pass well inside memoryLimitBytes (1e6 sometimes
+	// ran out of memory before the deadline, an outcome of its own).
+	{Name: "exhaustion/default sort in a loop",
+		Code: `const a = Array.from({ length: 2e5 }, (_, i) => (i * 7919) % 200003); for (;;) a.slice().sort()`, Status: "failed", ErrorCode: "timeout", Want: "timeoutMs", LongBuiltin: true},
 	{Name: "exhaustion/typed-array copies",
 		Code: `const b = new Uint8Array(1 << 24); for (;;) b.copyWithin(1, 0)`, Status: "failed", ErrorCode: "timeout", Want: "timeoutMs", LongBuiltin: true},
 	{Name: "exhaustion/microtask flood", Code: `for (;;) await null`, Status: "failed", ErrorCode: "timeout", Want: "timeoutMs"},
@@ -143,21 +158,21 @@ var exhaustion = []Case{
 		Code: `function f(n) { return f(n + 1) + 1 } try { f(0) } catch (e) { return e.name }`, Status: "completed", Want: `"RangeError"`},
 	{Name: "exhaustion/deep toString chain",
 		Code:   `let o = {}; for (let i = 0; i < 1e5; i++) o = { toString: ((p) => () => String(p))(o) }; try { String(o); return "done" } catch (e) { return e.name }`,
-		Status: "completed", Want: `"RangeError"`},
+		Status: "completed", Want: `"RangeError"`, Heavy: true},
 	{Name: "exhaustion/deeply nested value returned",
-		Code: `let v = 1; for (let i = 0; i < 1e5; i++) v = [v]; return v`, Status: "completed"},
+		Code: `let v = 1; for (let i = 0; i < 1e5; i++) v = [v]; return v`, Status: "completed", Heavy: true},
 	{Name: "exhaustion/output flood through text",
-		Code: `for (let i = 0; ; i++) text("line " + i)`, Status: "failed", ErrorCode: "output_limit_exceeded", Want: "maxOutputBytes"},
+		Code: `for (let i = 0; ; i++) text("line " + i)`, Status: "failed", ErrorCode: "output_limit_exceeded", Want: "maxOutputBytes", Heavy: true},
 	{Name: "exhaustion/output flood through json",
-		Code: `for (let i = 0; ; i++) json({ i, pad: "x".repeat(100) })`, Status: "failed", ErrorCode: "output_limit_exceeded", Want: "maxOutputBytes"},
+		Code: `for (let i = 0; ; i++) json({ i, pad: "x".repeat(100) })`, Status: "failed", ErrorCode: "output_limit_exceeded", Want: "maxOutputBytes", Heavy: true},
 	{Name: "exhaustion/output flood through console",
-		Code: `for (let i = 0; ; i++) console.log("line", i)`, Status: "failed", ErrorCode: "output_limit_exceeded", Want: "maxOutputBytes"},
+		Code: `for (let i = 0; ; i++) console.log("line", i)`, Status: "failed", ErrorCode: "output_limit_exceeded", Want: "maxOutputBytes", Heavy: true},
 	{Name: "exhaustion/too many pending tool calls",
 		Code:   `const ps = []; for (let i = 0; i < 200; i++) ps.push(tools.echo({ message: "m" + i })); await Promise.all(ps); return "all"`,
-		Status: "failed", Want: "maxPendingToolCalls"},
+		Status: "failed", Want: "maxPendingToolCalls", Heavy: true},
 	{Name: "exhaustion/too many timers",
 		Code:   `const ids = []; let err = ""; try { for (let i = 0; i < 5000; i++) ids.push(setTimeout(() => {}, 1e6)) } catch (e) { err = e.name } ids.forEach(clearTimeout); return [ids.length, err]`,
-		Status: "completed", Want: `[1000,"RangeError"]`},
+		Status: "completed", Want: `[1000,"RangeError"]`, Heavy: true},
 	{Name: "exhaustion/a promise nothing settles",
 		Code: `await new Promise(() => {}); return 1`, Status: "failed", Want: "nothing will ever settle"},
 	{Name: "exhaustion/huge source text",
@@ -169,7 +184,7 @@ var exhaustion = []Case{
 		Status: "completed", Want: `"RangeError"`, TimeoutMs: 30000, LongBuiltin: true},
 	{Name: "exhaustion/deeply nested JSON through the bridge is cut by the output adapter",
 		Code:   `let v = {}; for (let i = 0; i < 10000; i++) v = { v }; try { await tools.echo({ message: "m", v }); return "sent" } catch (e) { return "refused" }`,
-		Status: "completed", Want: `"sent"`},
+		Status: "completed", Want: `"sent"`, Heavy: true},
 }
 
 var inputs = []Case{
@@ -213,4 +228,38 @@ func repeat(s string, n int) string {
 		b = append(b, s...)
 	}
 	return string(b)
+}
+
+// Mismatch says how a result differs from what the case expects, or "" when
+// it does not: every host's run of the battery judges results with it.
+func (c Case) Mismatch(status, code, errText string, value []byte) string {
+	switch {
+	case status != c.Status:
+		return fmt.Sprintf("status %s, want %s", status, c.Status)
+	case c.ErrorCode != "" && code != c.ErrorCode:
+		return fmt.Sprintf("code %q, want %q", code, c.ErrorCode)
+	case c.Want == "":
+		return ""
+	case status == "failed" && !strings.Contains(errText, c.Want):
+		return fmt.Sprintf("error %q does not contain %q", errText, c.Want)
+	case status == "completed" && canonical(value) != canonical([]byte(c.Want)):
+		return fmt.Sprintf("value %s, want %s", value, c.Want)
+	}
+	return ""
+}
+
+// canonical is JSON text in one spelling (hosts escape U+2028 and the like
+// differently), numbers kept as written; text that is not JSON stays as is.
+func canonical(b []byte) string {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	if d.Decode(&v) != nil {
+		return string(b)
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		return string(b)
+	}
+	return string(out)
 }

@@ -274,3 +274,50 @@ func TestMethodsAndRoutes(t *testing.T) {
 		t.Errorf("unknown route: %d %s", r.Status, r.Body)
 	}
 }
+
+// TestMCPReadRelay: POST /v1/mcp/resources/read and /v1/mcp/prompts/get refuse
+// other methods and incomplete bodies, answer an unknown (or hidden) server
+// like a relayed tool's failure, and, when the target lists an MCP server with
+// a resource (the Worker's remote server-everything), read it for real.
+func TestMCPReadRelay(t *testing.T) {
+	for _, path := range []string{"/v1/mcp/resources/read", "/v1/mcp/prompts/get"} {
+		if r := call(t, "GET", path, "-", nil); r.Status != 405 {
+			t.Errorf("GET %s: %d, want 405", path, r.Status)
+		}
+		if r := post(t, path, `{`+scope(t)+`}`); r.Status != 400 || r.errCode(t) != "missing_field" {
+			t.Errorf("%s without server: %d %.300s", path, r.Status, r.Body)
+		}
+	}
+	for path, body := range map[string]string{
+		"/v1/mcp/resources/read": `{"server":"nowhere","uri":"demo://x",` + scope(t) + `}`,
+		"/v1/mcp/prompts/get":    `{"server":"nowhere","name":"p","arguments":{"a":"b"},` + scope(t) + `}`,
+	} {
+		r := post(t, path, body)
+		noGo(t, r.Body)
+		if r.Status != 200 || r.errCode(t) != "unknown_tool" || !strings.Contains(string(r.Body), "unknown MCP server nowhere") {
+			t.Errorf("%s on an unknown server: %d %.300s", path, r.Status, r.Body)
+		}
+	}
+	r := call(t, "GET", "/v1/catalog?agentId=httpapi", "-", nil)
+	var cat struct {
+		MCPServers []struct {
+			Name      string
+			Resources []struct{ URI string }
+		} `json:"mcpServers"`
+	}
+	if err := json.Unmarshal(r.Body, &cat); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range cat.MCPServers {
+		if len(s.Resources) == 0 {
+			continue
+		}
+		b, _ := json.Marshal(map[string]any{"server": s.Name, "uri": s.Resources[0].URI})
+		r := post(t, "/v1/mcp/resources/read", strings.TrimSuffix(string(b), "}")+`,`+scope(t)+`}`)
+		if r.Status != 200 || !strings.Contains(string(r.Body), `"result":{"contents":[`) {
+			t.Errorf("read %s of %s: %d %.300s", s.Resources[0].URI, s.Name, r.Status, r.Body)
+		}
+		return
+	}
+	t.Log("the target lists no MCP resource; the successful read is covered where it does (the Worker, hostjs)")
+}

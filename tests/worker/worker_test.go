@@ -171,12 +171,14 @@ func TestSecondSessionAndPrincipalCannotWait(t *testing.T) {
 
 // A remote MCP server over Streamable HTTP (server-everything on 127.0.0.1),
 // reached with fetch by the front and relayed into the session's core, is
-// called through MCP.<server> and described through API.read.
+// called through MCP.<server> and described through API.read; its prompts are
+// rendered through the front too (POST /v1/mcp/prompts/get).
 func TestRemoteMCPToolThroughMCPNamespace(t *testing.T) {
 	sc := sessionScope(t)
 	m := exec1(t, tokenAlice, sc, `const r = await MCP.everything.echo({message: "from the worker"});
 const files = await API.list();
-return {r, files: files.map((f) => f.path)};`)
+const p = await MCP.everything.prompts.get({ name: "args-prompt", arguments: { city: "Berlin" } });
+return {r, files: files.map((f) => f.path), p};`)
 	// The relay connects to the MCP server per front request: on a loaded
 	// machine that can outlast timeoutMs, and the run waits; wait finishes it.
 	for i := 0; m["status"] == "waiting" && i < 10; i++ {
@@ -186,7 +188,7 @@ return {r, files: files.map((f) => f.path)};`)
 		t.Fatalf("MCP call: %v", m)
 	}
 	b, _ := json.Marshal(m["value"])
-	if !strings.Contains(string(b), "Echo: from the worker") || !strings.Contains(string(b), "everything") {
+	if !strings.Contains(string(b), "Echo: from the worker") || !strings.Contains(string(b), "everything") || !strings.Contains(string(b), "weather in Berlin") {
 		t.Fatalf("MCP result: %s", b)
 	}
 }

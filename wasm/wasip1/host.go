@@ -191,6 +191,9 @@ type CreateRequest struct {
 	Tools []ToolDecl `json:"tools,omitempty"`
 	// ExampleTools adds the built-in example toolset (shipping_list, echo, ...).
 	ExampleTools bool `json:"exampleTools,omitempty"`
+	// Deterministic fixes the guest clock and randomness (core.Options), so a
+	// host can compare cells across engines or replay them.
+	Deterministic bool `json:"deterministic,omitempty"`
 }
 
 func (h *Host) create(ctx context.Context, req []byte) (any, error) {
@@ -242,7 +245,7 @@ func (h *Host) create(ctx context.Context, req []byte) (any, error) {
 	if full {
 		return nil, badInput("create_runtime: this instance already holds %d runtimes (close_runtime one first)", MaxRuntimes)
 	}
-	rt, err := core.New(ctx, core.Options{Config: cfg, Interpreter: h.Interpreter,
+	rt, err := core.New(ctx, core.Options{Config: cfg, Interpreter: h.Interpreter, Deterministic: in.Deterministic,
 		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }})
 	if err != nil {
 		var ue *core.UnavailableError
