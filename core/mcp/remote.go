@@ -12,7 +12,10 @@ import (
 // runs (POST /v1/mcp/resources/read and /v1/mcp/prompts/get of the Code Mode
 // server that owns it), for the scope of the run that asks.
 type Relay interface {
+	// ReadResource reads uri of server for scope ({"contents":[...]}).
 	ReadResource(ctx context.Context, scope catalog.Scope, server, uri string) (json.RawMessage, error)
+	// GetPrompt renders prompt name of server with args for scope
+	// ({"description"?, "messages":[...]}).
 	GetPrompt(ctx context.Context, scope catalog.Scope, server, name string, args map[string]string) (json.RawMessage, error)
 }
 
