@@ -71,11 +71,16 @@ const pollImport = "codemode.poll"
 const pollInterval = 1 << 12
 
 // exportHostPoll serves the loop guard of a guarded quickjs.wasm: it asks the
-// host's engine.Poller whether the guest must stop (deadline, abort) and gives
-// other goroutines their turn, which a long built-in never does otherwise
-// (GOOS=js has one thread). It returns the next countdown, or -1 when the
-// instance must stop: the glue then throws out of the import, which unwinds
-// every wasm frame up to the export call, and Call returns the poll's error.
+// host's engine.Poller whether the guest must stop (the deadline, a context
+// already done) and returns the next countdown, or -1 when the instance must
+// stop: the glue then throws out of the import, which unwinds every wasm frame
+// up to the export call, and Call returns the poll's error.
+//
+// It never yields to other goroutines (unlike natively): with one thread, a
+// runtime.Gosched here let another goroutine enter a second VM above this
+// one's frames, and the Go runtime then crashed ("memory access out of
+// bounds") in the core's GOOS=js suite. So inside a long built-in a cancel
+// from another goroutine is seen only at the deadline.
 //
 //go:wasmexport codemode_host_poll
 func exportHostPoll(id int32) int32 {
@@ -90,10 +95,6 @@ func exportHostPoll(id int32) int32 {
 	}
 	if in.stopped != nil {
 		return -1
-	}
-	if now := time.Now(); now.Sub(lastYield) >= yieldEvery {
-		lastYield = now
-		runtime.Gosched()
 	}
 	return pollInterval
 }
