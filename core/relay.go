@@ -196,9 +196,11 @@ func (rt *Runtime) readMCP(ctx context.Context, scope Scope, rd MCPRead) (json.R
 	if err != nil {
 		return nil, &ToolError{Code: "tool_failed", Message: "code mode could not build the tool catalog: " + plainMessage(err)}
 	}
+	// The guest's rule (run.init's mcpIDs): a server is visible when the
+	// catalog holds one of its MCP entries.
 	visible := false
-	for _, e := range cat.Export() {
-		if e.Source == catalog.SourceMCP && e.Owner == rd.Server {
+	for _, e := range cat.MCPEntries() {
+		if e.SourceName == rd.Server {
 			visible = true
 			break
 		}
