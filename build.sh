@@ -81,32 +81,27 @@ bench_wasip1() {
 }
 
 # build_web: build/web/ for JavaScript hosts: the hostjs shim, codemode.wasm
-# (GOOS=js, -trimpath, stripped), quickjs.wasm (checksum-checked again, then loop-guarded), the Go
+# (GOOS=js, -trimpath, stripped), quickjs.wasm (checksum-checked by deps, then loop-guarded), the Go
 # toolchain's own wasm_exec.js, and .gz/.br variants of each. Never committed.
 # guarded_quickjs: $QJS_GUARDED, the pinned quickjs.wasm with the loop guard
 # applied at build time by the rewriter wazeroengine applies at load time: what
 # the host engine runs (build/web, the GOOS=js suites in Node.js).
 QJS_GUARDED=build/quickjs.guarded.wasm
 guarded_quickjs() {
-  deps
+  deps # dies unless $QJS_SRC has the pinned sha256
   mkdir -p build
-  local got; got=$(sha256 "$QJS_SRC")
-  [ "$got" = "$QJS_SHA256" ] || die "$QJS_SRC has sha256 $got, want $QJS_SHA256"
   go run ./core/engine/internal/loopguard/guardwasm "$QJS_SRC" "$QJS_GUARDED"
 }
 
 build_web() {
-  deps
-  local out=build/web
-  mkdir -p "$out"
-  log "build/web: codemode.wasm (GOOS=js)"
-  GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/codemode.wasm" ./wasm/codemode
-  local got; got=$(sha256 "$QJS_SRC")
-  [ "$got" = "$QJS_SHA256" ] || die "$QJS_SRC has sha256 $got, want $QJS_SHA256"
   # The host engine runs what the shim compiles, so it gets the module with the
   # loop guard applied (the same rewriter wazeroengine applies at load time):
   # a long built-in then polls the core and stops at the run's deadline.
   guarded_quickjs
+  local out=build/web
+  mkdir -p "$out"
+  log "build/web: codemode.wasm (GOOS=js)"
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/codemode.wasm" ./wasm/codemode
   cp "$QJS_GUARDED" "$out/quickjs.wasm"
   cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"
   cp hostjs/codemode.js hostjs/codemode.d.ts hostjs/core.js hostjs/hostengine.js hostjs/codemode.worker.js "$out/"
@@ -367,10 +362,34 @@ fuzz_targets() {
   local t="$1" pkg dir f
   go list -f '{{.ImportPath}} {{.Dir}}' ./... | while read -r pkg dir; do
     for f in $(grep -ho '^func Fuzz[A-Za-z0-9_]*' "$dir"/*_test.go 2>/dev/null | sed 's/func //'); do
-      log "fuzz $pkg $f ($t)"
-      go test -run '^$' -fuzz "^$f\$" -fuzztime "$t" "$pkg" || die "fuzz $f in $pkg found a failing input (see $dir/testdata/fuzz/$f)"
+      fuzz_one "$pkg" "$dir" "$f" "$t"
     done
   done
+}
+
+# fuzz_one PKG DIR TARGET TIME: one go test -fuzz run. A finding always comes
+# with "Failing input written to testdata/fuzz/..." and fails the command. Go
+# 1.26's fuzz coordinator also fails a run with a bare "context deadline
+# exceeded" when -fuzztime ends while a worker is mid-call on a busy machine
+# (go.dev/issue/75804, fixed in Go 1.27): no input, nothing to reproduce. That
+# one run is repeated; a second bare deadline is reported and passed over, any
+# other failure fails.
+fuzz_one() {
+  local pkg="$1" dir="$2" f="$3" t="$4" out try rc
+  out=$(mktemp)
+  for try in 1 2; do
+    log "fuzz $pkg $f ($t)"
+    rc=0
+    go test -run '^$' -fuzz "^$f\$" -fuzztime "$t" "$pkg" 2>&1 | tee "$out" || rc=$?
+    [ "$rc" = 0 ] && { rm -f "$out"; return 0; }
+    if grep -q 'Failing input written to' "$out" || ! grep -q '^    context deadline exceeded$' "$out"; then
+      rm -f "$out"
+      die "fuzz $f in $pkg failed (a found input is under $dir/testdata/fuzz/$f)"
+    fi
+    log "fuzz $f: Go's fuzz coordinator stopped on its own deadline without an input (go.dev/issue/75804)"
+  done
+  rm -f "$out"
+  log "fuzz $f: the coordinator's deadline race twice in a row; no input was found, going on"
 }
 
 # --- Cloudflare Worker (edge/worker): the Go front + the session Durable Object ---
