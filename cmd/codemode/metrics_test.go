@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 func TestCheckMetricsAddrAcceptsLoopbackOnly(t *testing.T) {
@@ -83,18 +82,7 @@ func TestServeMetricsAddrServesFiguresApartFromTheAPI(t *testing.T) {
 	os.WriteFile(cfg, []byte(`{ listen: "127.0.0.1:0", tools: { codeMode: { enabled: true } } }`), 0o644)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stdout, stderr := newLineWriter(), newLineWriter()
-	exit := make(chan int, 1)
-	go func() {
-		exit <- serveCmd(ctx, []string{"--config", cfg, "--static", t.TempDir(), "--metrics-addr", maddr}, stdout, stderr)
-	}()
-	var base string
-	select {
-	case line := <-stdout.first:
-		base = strings.TrimPrefix(line, "codemode serving on ")
-	case <-time.After(60 * time.Second):
-		t.Fatalf("serve did not start: %s", stderr.String())
-	}
+	base, exit, stderr := startServe(t, ctx, "--config", cfg, "--static", t.TempDir(), "--metrics-addr", maddr)
 	r := postJSON(t, base+"/v1/exec", `{"code":"await yield_control('hold'); return 1","scope":{}}`)
 	if r["status"] != "waiting" {
 		t.Fatalf("exec answered %v", r)

@@ -67,6 +67,30 @@ func (w *lineWriter) String() string {
 	return w.buf.String()
 }
 
+// startServe runs serveCmd in-process with args until ctx ends and waits for
+// its first line, "codemode serving on <base>". It returns base, the channel
+// serve's exit code arrives on, and its stderr; the test fails if serve exits
+// first, stays silent for 60 s or serves anywhere but 127.0.0.1.
+func startServe(t *testing.T, ctx context.Context, args ...string) (string, <-chan int, *lineWriter) {
+	t.Helper()
+	stdout, stderr := newLineWriter(), newLineWriter()
+	exit := make(chan int, 1)
+	go func() { exit <- serveCmd(ctx, args, stdout, stderr) }()
+	select {
+	case line := <-stdout.first:
+		base := strings.TrimPrefix(line, "codemode serving on ")
+		if !strings.HasPrefix(base, "http://127.0.0.1:") {
+			t.Fatalf("first line %q", line)
+		}
+		return base, exit, stderr
+	case code := <-exit:
+		t.Fatalf("serve exited %d: %s", code, stderr.String())
+	case <-time.After(60 * time.Second):
+		t.Fatalf("serve did not start: %s", stderr.String())
+	}
+	return "", nil, nil
+}
+
 // childPIDs lists the processes whose parent is this test process.
 func childPIDs(t *testing.T) []int {
 	t.Helper()
@@ -138,21 +162,7 @@ func TestServeWithServerEverythingAndGracefulShutdown(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stdout, stderr := newLineWriter(), newLineWriter()
-	exit := make(chan int, 1)
-	go func() { exit <- serveCmd(ctx, []string{"--config", cfg, "--static", t.TempDir()}, stdout, stderr) }()
-	var base string
-	select {
-	case line := <-stdout.first:
-		base = strings.TrimPrefix(line, "codemode serving on ")
-		if !strings.HasPrefix(base, "http://127.0.0.1:") {
-			t.Fatalf("first line %q", line)
-		}
-	case code := <-exit:
-		t.Fatalf("serve exited %d: %s", code, stderr.String())
-	case <-time.After(60 * time.Second):
-		t.Fatalf("serve did not start: %s", stderr.String())
-	}
+	base, exit, stderr := startServe(t, ctx, "--config", cfg, "--static", t.TempDir())
 	var children []int
 	for _, p := range childPIDs(t) {
 		if !before[p] {
@@ -279,18 +289,7 @@ func TestServeBoundsInFlightRequests(t *testing.T) {
 	os.WriteFile(cfg, []byte(`{ listen: "127.0.0.1:0", tools: { codeMode: { enabled: true, timeoutMs: 20000 } } }`), 0o644)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	stdout, stderr := newLineWriter(), newLineWriter()
-	exit := make(chan int, 1)
-	go func() {
-		exit <- serveCmd(ctx, []string{"--config", cfg, "--grace", "300ms", "--static", t.TempDir()}, stdout, stderr)
-	}()
-	var base string
-	select {
-	case line := <-stdout.first:
-		base = strings.TrimPrefix(line, "codemode serving on ")
-	case <-time.After(60 * time.Second):
-		t.Fatalf("serve did not start: %s", stderr.String())
-	}
+	base, exit, stderr := startServe(t, ctx, "--config", cfg, "--grace", "300ms", "--static", t.TempDir())
 	go http.Post(base+"/v1/exec", "application/json", strings.NewReader(`{"code":"await tools.sleep_ms({ms: 15000}); return 1","scope":{}}`))
 	time.Sleep(300 * time.Millisecond)
 	start := time.Now()
