@@ -85,6 +85,25 @@ func BenchmarkWorker(b *testing.B) {
 	rss2, hwm := groupMem(b)
 	b.Logf("memory (workerd RSS): %.1f MiB before the object, %.1f MiB with its core, %.1f MiB with 64 suspended runs (+%.1f MiB); peak %.1f MiB",
 		mib(rss0), mib(rss1), mib(rss2), mib(rss2-rss1), mib(hwm))
+
+	// Objects of one class share an isolate (128 MB on Cloudflare): what does
+	// each further object's core add, once the module is compiled?
+	var adds []float64
+	prev := rss2
+	for i := 0; i < 4; i++ {
+		osc := scope{"agentId": "bench", "sessionId": fmt.Sprintf("share-%d-%d", time.Now().UnixNano(), i)}
+		exec1b(b, osc, "return 1")
+		rss, _ := groupMem(b)
+		adds = append(adds, mib(rss-prev))
+		prev = rss
+	}
+	sum := 0.0
+	for _, a := range adds {
+		sum += a
+	}
+	per := sum / float64(len(adds))
+	b.Logf("memory per further object in the same isolate (one core each): %.1f MiB each (%v); a 128 MB isolate holds about %d such objects beside the first",
+		per, adds, int((128e6/(1<<20)-mib(rss1-rss0))/per))
 }
 
 // configuredRate is the rate the test Worker runs with (no override var).
