@@ -66,6 +66,12 @@ func (f *funcRewriter) body(b []byte, params uint32) ([]byte, error) {
 		n uint32
 		t byte
 	}
+	// Each declaration takes at least two bytes: a count beyond that is a
+	// malformed body, refused before it sizes an allocation (the fuzzer's
+	// 97a461a2161f7ccf declared ~234M of them, a 1.9 GB slice).
+	if n > uint32(len(b)-r.pos)/2 {
+		return nil, errTruncated
+	}
 	decls := make([]decl, 0, n)
 	locals := params
 	for i := uint32(0); i < n && r.err == nil; i++ {

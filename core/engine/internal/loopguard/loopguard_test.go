@@ -3,6 +3,7 @@ package loopguard_test
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 
 	"github.com/codemode-go/codemode/core/engine/internal/loopguard"
@@ -177,4 +178,25 @@ func FuzzRewrite(f *testing.F) {
 			t.Fatalf("valid module no longer validates after the rewrite: %v", err)
 		}
 	})
+}
+
+// TestHugeLocalCountIsRefusedWithoutAllocating: a body that declares more
+// local groups than it has bytes for is malformed; Rewrite refuses it before
+// sizing anything by the count (the fuzzer's 97a461a2161f7ccf: ~234M groups
+// declared in a 9-byte body made a 1.9 GB slice and killed the fuzz worker).
+func TestHugeLocalCountIsRefusedWithoutAllocating(t *testing.T) {
+	mod := []byte("\x00asm\x01\x00\x00\x00" +
+		"\x01\x04\x01\x60\x00\x00" + // type 0: () -> ()
+		"\x03\x02\x01\x00" + // one function of type 0
+		"\x0a\x09\x01\x07\xef\xef\xef\xef\x30\x00\x0b") // its body: 234M local groups, then nothing
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := loopguard.Rewrite(mod)
+	runtime.ReadMemStats(&after)
+	if err == nil {
+		t.Fatal("Rewrite accepted a body with 234M local groups in 7 bytes")
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
+		t.Fatalf("Rewrite allocated %d bytes for a 30-byte module", grew)
+	}
 }
