@@ -205,7 +205,7 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 		} else {
 			s.ok, s.json = true, string(b)
 		}
-		settled <- s
+		settled.put(s)
 	}()
 	return p, nil
 }

@@ -42,12 +42,13 @@ type run struct {
 	cancel context.CancelFunc
 	// callCtx is the context of the exec or wait driving the run now; nested
 	// calls get its values (auth, tracing) but not its cancellation.
-	callCtx context.Context
+	callCtx   context.Context
+	undriveFn func() // set by drive while a caller context is merged in
 
 	snap    *quickjs.Snapshot
 	result  quickjs.Value // the cell's [ok, value] promise, a box in guest memory
 	calls   map[string]*pendingCall
-	settled chan settlement
+	settled *settleQueue
 	outside *outside // pending calls waiting for the host (WaitOutside)
 	yield   *quickjs.Resolvers
 	seq     int
@@ -92,8 +93,7 @@ type settlement struct {
 func (r *run) init() error {
 	r.ctx, r.cancel = context.WithCancel(context.Background())
 	r.calls = map[string]*pendingCall{}
-	// Room for every pending call and timer: a settlement never blocks.
-	r.settled = make(chan settlement, r.rt.cfg.MaxPendingToolCalls+maxPendingTimers+1)
+	r.settled = newSettleQueue()
 	r.outside = newOutside()
 	r.mcpIDs = map[string]map[string]string{}
 	var mcpSpecs []catalog.Spec
@@ -144,12 +144,29 @@ func (r *run) limits(deadline time.Time) quickjs.Limits {
 
 // drive makes ctx the context of the call driving the run now. The returned
 // context, which the VM and the pump obey, ends with ctx or when the run is
-// aborted from outside (Abort, EndSession, expiry, Close).
-func (r *run) drive(ctx context.Context) (context.Context, func()) {
+// aborted from outside (Abort, EndSession, expiry, Close). A caller context
+// that can never end (Done() == nil: context.Background and its value
+// contexts) needs no merging: the run's own context is then the one to obey,
+// and nothing is registered on it. undrive releases what drive made.
+func (r *run) drive(ctx context.Context) context.Context {
 	r.callCtx = ctx
+	if ctx.Done() == nil {
+		return r.ctx
+	}
 	vctx, cancel := context.WithCancel(ctx)
 	stop := context.AfterFunc(r.ctx, cancel)
-	return vctx, func() { stop(); cancel() }
+	r.undriveFn = func() { stop(); cancel() }
+	return vctx
+}
+
+// undrive ends the merged context of drive, if there is one. end calls it
+// before the run's context is canceled, so the AfterFunc is unregistered
+// rather than fired (as a goroutine of its own).
+func (r *run) undrive() {
+	if r.undriveFn != nil {
+		r.undriveFn()
+		r.undriveFn = nil
+	}
 }
 
 // jobContext is a nested call's context: the driving call's values without its
@@ -167,8 +184,8 @@ func (r *run) start(ctx context.Context, src string) Result {
 		r.discard()
 		return r.failure(CodeRuntimeUnavailable, msgClosed)
 	}
-	ctx, stop := r.drive(ctx)
-	defer stop()
+	ctx = r.drive(ctx)
+	defer r.undrive()
 	deadline := time.Now().Add(time.Duration(r.rt.cfg.TimeoutMs) * time.Millisecond)
 	vm, err := r.rt.qjs.NewVM(ctx, r.limits(deadline))
 	if err != nil {
@@ -199,8 +216,8 @@ func (r *run) start(ctx context.Context, src string) Result {
 // resume restores the run's snapshot (the wait took it from the store) into a
 // fresh VM and pumps it.
 func (r *run) resume(ctx context.Context, callID string) Result {
-	ctx, stop := r.drive(ctx)
-	defer stop()
+	ctx = r.drive(ctx)
+	defer r.undrive()
 	deadline := time.Now().Add(time.Duration(r.rt.cfg.TimeoutMs) * time.Millisecond)
 	vm, err := r.rt.qjs.Restore(ctx, r.snap, r.limits(deadline))
 	if err != nil {
@@ -281,11 +298,7 @@ func (r *run) pump(ctx context.Context, deadline time.Time, resumed bool) Result
 			return r.suspend("pending_tools")
 		}
 		select {
-		case s := <-r.settled:
-			delivered++
-			if err := r.deliver(s); err != nil {
-				return r.end(r.guestFailure(err))
-			}
+		case <-r.settled.wake: // delivered at the top of the loop
 		case <-r.outside.notify: // a call now waits for the host: check again
 		case <-timer.C:
 			return r.suspend("pending_tools")
@@ -327,13 +340,12 @@ func (r *run) deliver(s settlement) error {
 // and says how many settlements it delivered.
 func (r *run) drainSettled() (int, error) {
 	for n := 0; ; n++ {
-		select {
-		case s := <-r.settled:
-			if err := r.deliver(s); err != nil {
-				return n, err
-			}
-		default:
+		s, ok := r.settled.take()
+		if !ok {
 			return n, nil
+		}
+		if err := r.deliver(s); err != nil {
+			return n, err
 		}
 	}
 }
@@ -370,6 +382,7 @@ func (r *run) suspend(reason string) Result {
 // end finishes a run that will not be resumed: it leaves the store, its
 // pending calls are canceled and its snapshot is freed.
 func (r *run) end(res Result) Result {
+	r.undrive()
 	r.rt.store.finish(r)
 	return res
 }

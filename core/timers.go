@@ -82,9 +82,8 @@ func (r *run) armTimers() {
 	if ts.arm == nil {
 		settled, ctx := r.settled, r.ctx
 		ts.arm = time.AfterFunc(time.Until(next), func() {
-			select {
-			case settled <- settlement{id: timerTick}:
-			case <-ctx.Done():
+			if ctx.Err() == nil {
+				settled.put(settlement{id: timerTick})
 			}
 		})
 		context.AfterFunc(ctx, func() { ts.arm.Stop() })
@@ -129,7 +128,7 @@ func (r *run) cancelTimer(token int64) {
 		return
 	}
 	delete(r.timers.byToken, token)
-	r.settled <- settlement{id: pt.id, ok: true, json: "null"}
+	r.settled.put(settlement{id: pt.id, ok: true, json: "null"})
 }
 
 // pendingToolCalls counts the pending bridge calls that are not timers: what
