@@ -19,7 +19,7 @@ import (
 // run is one Code Mode run across its exec and wait calls. Between calls it is
 // a snapshot plus the bookkeeping of its pending bridge calls; during a call it
 // also has a live VM. Only the goroutine holding the run (exec, or the wait that
-// took it from the store) touches it, except the settled channel.
+// took it from the store) touches it, except the settle queue.
 type run struct {
 	rt           *Runtime
 	id           string
