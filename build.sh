@@ -442,7 +442,8 @@ _wrangler_dev() {
 }
 
 # worker-dev [--port N]: build, then serve the Worker on 127.0.0.1 in the foreground.
-# Without CODEMODE_TOKENS in the environment it runs without auth (local only).
+# Without CODEMODE_TOKENS in the environment it runs without auth (local only);
+# CODEMODE_CONFIG in the environment replaces wrangler.jsonc's config document.
 worker_dev() {
   local port=8787
   while [ $# -gt 0 ]; do
@@ -454,7 +455,7 @@ worker_dev() {
   worker
   local vars=()
   if [ -n "${CODEMODE_TOKENS:-}" ]; then vars+=(--var "CODEMODE_TOKENS:$CODEMODE_TOKENS"); else vars+=(--var CODEMODE_INSECURE_NO_AUTH:true); fi
-  [ -z "${CODEMODE_MCP_SERVERS:-}" ] || vars+=(--var "CODEMODE_MCP_SERVERS:$CODEMODE_MCP_SERVERS")
+  [ -z "${CODEMODE_CONFIG:-}" ] || vars+=(--var "CODEMODE_CONFIG:$CODEMODE_CONFIG")
   log "worker-dev: http://127.0.0.1:$port (Ctrl-C stops it)"
   _wrangler_dev "$port" $((port + 1)) "${vars[@]}"
 }

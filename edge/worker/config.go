@@ -3,12 +3,12 @@ package worker
 import (
 	"errors"
 	"fmt"
-	"net/url"
 	"strconv"
 	"strings"
 
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/edge"
+	"github.com/codemode-go/codemode/edge/serverconfig"
 	json "github.com/goccy/go-json"
 )
 
@@ -36,46 +36,48 @@ const WorkerdPollsPerSecond = 100000
 // Env names the Worker's variables and secrets (wrangler.jsonc "vars",
 // `wrangler secret put`).
 const (
-	// EnvConfig is the server config document (JSON or JSON5); the front reads
-	// tools.codeMode from it.
+	// EnvConfig is the server config document (JSON or JSON5) of `codemode
+	// serve`, read and validated by edge/serverconfig: tools.codeMode,
+	// exampleTools, mcp.servers (url ones: the Worker reaches them with fetch),
+	// auth.tokens (tokenEnv names a secret or var of the Worker), cors and
+	// maxBodyBytes. Keys that only a process can honour (listen is ignored;
+	// staticDir, faultTools and stdio servers are refused) say so.
 	EnvConfig = "CODEMODE_CONFIG"
-	// EnvTokens is a secret: a JSON array of {principal, token}.
+	// EnvTokens is a secret: a JSON array of {principal, token}, added to the
+	// config's auth.tokens.
 	EnvTokens = "CODEMODE_TOKENS"
 	// EnvNoAuth set to "true" serves without tokens (local development only).
 	EnvNoAuth = "CODEMODE_INSECURE_NO_AUTH"
-	// EnvMCPServers is a JSON object {name: {url, headers?}} of remote MCP
-	// servers reached over Streamable HTTP with fetch.
-	EnvMCPServers = "CODEMODE_MCP_SERVERS"
-	// EnvExampleTools set to "false" leaves the example toolset out.
-	EnvExampleTools = "CODEMODE_EXAMPLE_TOOLS"
-	// EnvAllowedOrigins is a comma-separated CORS allow list.
-	EnvAllowedOrigins = "CODEMODE_ALLOWED_ORIGINS"
 	// EnvInterruptsPerSecond overrides WorkerdInterruptsPerSecond.
 	EnvInterruptsPerSecond = "CODEMODE_INTERRUPTS_PER_SECOND"
 )
 
-// MCPServer is one remote MCP server of EnvMCPServers.
+// MCPServer is one remote MCP server of the config's mcp.servers.
 type MCPServer struct {
+	// Name is its key under mcp.servers (MCP.<name> in the guest).
+	Name string
 	// URL is the server's Streamable HTTP endpoint, reached with fetch.
-	URL string `json:"url"`
+	URL string
 	// Headers are sent with every request (e.g. Authorization).
-	Headers map[string]string `json:"headers,omitempty"`
+	Headers map[string]string
 }
 
 // Settings is the front's configuration, read from the Worker's env.
 type Settings struct {
 	// CodeMode is tools.codeMode of EnvConfig; it must be enabled.
 	CodeMode config.Config
-	// Tokens are the bearer tokens of EnvTokens.
+	// Tokens are the config's auth.tokens and the bearer tokens of EnvTokens.
 	Tokens []edge.Token
 	// NoAuth serves without tokens (EnvNoAuth; local development only).
 	NoAuth bool
-	// MCPServers are the remote MCP servers of EnvMCPServers, by name.
-	MCPServers map[string]MCPServer
-	// ExampleTools puts the example toolset in every catalog (EnvExampleTools).
+	// MCPServers are the config's remote MCP servers, in its order.
+	MCPServers []MCPServer
+	// ExampleTools puts the example toolset in every catalog (exampleTools).
 	ExampleTools bool
-	// AllowedOrigins is the CORS allow list (EnvAllowedOrigins).
+	// AllowedOrigins is the CORS allow list (cors.allowedOrigins).
 	AllowedOrigins []string
+	// MaxBodyBytes bounds request bodies (maxBodyBytes; 0: edge's default).
+	MaxBodyBytes int64
 	// InterruptsPerSecond sizes each cell's interrupt budget
 	// (EnvInterruptsPerSecond, default WorkerdInterruptsPerSecond).
 	InterruptsPerSecond int64
@@ -86,43 +88,49 @@ type Settings struct {
 // ErrNoTokens is the answer of a Worker configured without tokens: a deployed
 // Worker is reachable by anyone, so it serves nothing until it has some.
 var ErrNoTokens = errors.New("the Worker has no bearer tokens: set the secret " + EnvTokens +
-	` to [{"principal":"...","token":"..."}] (wrangler secret put ` + EnvTokens + `), or ` + EnvNoAuth + `=true for local development`)
+	` to [{"principal":"...","token":"..."}] (wrangler secret put ` + EnvTokens + `), list auth.tokens in ` + EnvConfig +
+	`, or set ` + EnvNoAuth + `=true for local development`)
 
-// ReadSettings reads the front's settings through getenv. Errors name the
-// variable; the config's own errors name the field.
+// ReadSettings reads the front's settings through getenv: the config document
+// with the same decoder as `codemode serve`, so a config means the same on
+// both and its errors name the variable, line, column and key.
 func ReadSettings(getenv func(string) string) (Settings, error) {
-	s := Settings{ExampleTools: getenv(EnvExampleTools) != "false", NoAuth: getenv(EnvNoAuth) == "true",
+	s := Settings{NoAuth: getenv(EnvNoAuth) == "true",
 		InterruptsPerSecond: WorkerdInterruptsPerSecond, PollsPerSecond: WorkerdPollsPerSecond}
-	var err error
-	if s.CodeMode, err = config.Parse([]byte(getenv(EnvConfig))); err != nil {
-		return s, fmt.Errorf("%s: %w", EnvConfig, err)
+	text := getenv(EnvConfig)
+	if strings.TrimSpace(text) == "" {
+		text = "{}"
 	}
-	if !s.CodeMode.Enabled {
-		return s, fmt.Errorf("%s: tools.codeMode.enabled must be true in the Worker", EnvConfig)
+	lookup := func(k string) (string, bool) { v := getenv(k); return v, v != "" }
+	cfg, err := serverconfig.Parse(EnvConfig, []byte(text), lookup)
+	if err != nil {
+		return s, err
 	}
+	if err := cfg.RequireEnabled(); err != nil {
+		return s, err
+	}
+	switch {
+	case cfg.StaticDir != "":
+		return s, fmt.Errorf("%s: staticDir has no meaning in the Worker (serve static files with Workers assets)", EnvConfig)
+	case cfg.FaultTools:
+		return s, fmt.Errorf("%s: faultTools is for the native soak only, not the Worker", EnvConfig)
+	}
+	for _, m := range cfg.MCPServers {
+		if m.URL == "" {
+			return s, fmt.Errorf("%s: mcp.servers.%s: the Worker cannot start processes; give it a url (Streamable HTTP) instead of a command", EnvConfig, m.Name)
+		}
+		s.MCPServers = append(s.MCPServers, MCPServer{Name: m.Name, URL: m.URL, Headers: m.Headers})
+	}
+	s.CodeMode, s.ExampleTools, s.AllowedOrigins, s.MaxBodyBytes, s.Tokens = cfg.CodeMode, cfg.ExampleTools, cfg.AllowedOrigins, cfg.MaxBodyBytes, cfg.Tokens
 	if t := getenv(EnvTokens); t != "" {
-		if err := json.Unmarshal([]byte(t), &s.Tokens); err != nil {
+		var more []edge.Token
+		if err := json.Unmarshal([]byte(t), &more); err != nil {
 			return s, fmt.Errorf("%s must be a JSON array of {principal, token}", EnvTokens)
 		}
+		s.Tokens = append(s.Tokens, more...)
 	}
 	if len(s.Tokens) == 0 && !s.NoAuth {
 		return s, ErrNoTokens
-	}
-	if m := getenv(EnvMCPServers); m != "" {
-		if err := json.Unmarshal([]byte(m), &s.MCPServers); err != nil {
-			return s, fmt.Errorf("%s must be a JSON object {name: {url, headers?}}", EnvMCPServers)
-		}
-		for name, srv := range s.MCPServers {
-			u, err := url.Parse(srv.URL)
-			if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-				return s, fmt.Errorf("%s: server %q needs an http(s) url", EnvMCPServers, name)
-			}
-		}
-	}
-	if o := strings.TrimSpace(getenv(EnvAllowedOrigins)); o != "" {
-		for _, p := range strings.Split(o, ",") {
-			s.AllowedOrigins = append(s.AllowedOrigins, strings.TrimSpace(p))
-		}
 	}
 	if v := getenv(EnvInterruptsPerSecond); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)

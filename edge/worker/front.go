@@ -45,15 +45,15 @@ func NewFront(ctx context.Context, path string, o FrontOptions) (http.Handler, f
 	}
 	var servers []*mcp.Server
 	if relaysMCP[path] {
-		for name, s := range o.Settings.MCPServers {
+		for _, s := range o.Settings.MCPServers {
 			client := o.Client
 			if len(s.Headers) > 0 {
 				client = withHeaders(client, s.Headers)
 			}
-			srv, err := httpmcp.Connect(ctx, name, s.URL, client)
+			srv, err := httpmcp.Connect(ctx, s.Name, s.URL, client)
 			if err != nil {
 				if o.Logger != nil {
-					o.Logger.Warn("MCP server left out", "server", name, "reason", err.Error())
+					o.Logger.Warn("MCP server left out", "server", s.Name, "reason", err.Error())
 				}
 				continue
 			}
@@ -76,7 +76,7 @@ func NewFront(ctx context.Context, path string, o FrontOptions) (http.Handler, f
 		return nil, nil, err
 	}
 	h, err := edge.New(&Forwarder{Relay: relay, Send: o.Send, InterruptsPerSecond: o.Settings.InterruptsPerSecond, PollsPerSecond: o.Settings.PollsPerSecond}, edge.Options{
-		Tokens: o.Settings.Tokens, AllowedOrigins: o.Settings.AllowedOrigins, Logger: o.Logger,
+		Tokens: o.Settings.Tokens, AllowedOrigins: o.Settings.AllowedOrigins, MaxBodyBytes: o.Settings.MaxBodyBytes, Logger: o.Logger,
 		Version: Version, Engine: "quickjs-wasi on V8 (Cloudflare Durable Object)",
 	})
 	if err != nil {

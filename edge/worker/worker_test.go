@@ -72,9 +72,18 @@ func TestReadSettings(t *testing.T) {
 		{"no tokens", map[string]string{worker.EnvTokens: ""}, "has no bearer tokens"},
 		{"no tokens allowed locally", map[string]string{worker.EnvTokens: "", worker.EnvNoAuth: "true"}, ""},
 		{"bad tokens", map[string]string{worker.EnvTokens: `{"a":1}`}, worker.EnvTokens},
-		{"disabled", map[string]string{worker.EnvConfig: `{tools: {codeMode: {enabled: false}}}`}, "enabled must be true"},
-		{"bad config", map[string]string{worker.EnvConfig: `{tools: {codeMode: {enabled: true, timeoutMs: 5}}}`}, "timeoutMs"},
-		{"bad mcp url", map[string]string{worker.EnvMCPServers: `{"x": {"url": "file:///etc"}}`}, "http(s) url"},
+		{"disabled", map[string]string{worker.EnvConfig: `{tools: {codeMode: {enabled: false}}}`}, "must enable Code Mode"},
+		{"bad config", map[string]string{worker.EnvConfig: `{tools: {codeMode: {enabled: true, timeoutMs: 5}}}`}, "CODEMODE_CONFIG:1:"},
+		{"bad config names the key", map[string]string{worker.EnvConfig: `{tools: {codeMode: {enabled: true, timeoutMs: 5}}}`}, "timeoutMs"},
+		{"not JSON5", map[string]string{worker.EnvConfig: `{tools: `}, "CODEMODE_CONFIG:1:9: is not valid JSON5"},
+		{"unknown key", map[string]string{worker.EnvConfig: `{tools: {codeMode: {enabled: true}}, mcpServers: {}}`}, "mcpServers"},
+		{"bad mcp url", map[string]string{worker.EnvConfig: `{mcp: {servers: {x: {url: "file:///etc"}}}}`}, "must be an http:// or https:// URL"},
+		{"stdio server", map[string]string{worker.EnvConfig: `{mcp: {servers: {x: {command: "npx"}}}}`}, "cannot start processes"},
+		{"static dir", map[string]string{worker.EnvConfig: `{staticDir: "web"}`}, "staticDir has no meaning"},
+		{"fault tools", map[string]string{worker.EnvConfig: `{faultTools: true}`}, "faultTools"},
+		{"empty config: defaults", map[string]string{worker.EnvConfig: ``}, ""},
+		{"tokens from the config", map[string]string{worker.EnvTokens: "", worker.EnvConfig: `{auth: {tokens: [{principal: "bob", tokenEnv: "BOB_TOKEN"}]}}`, "BOB_TOKEN": "bob-token-0123456789"}, ""},
+		{"tokenEnv unset", map[string]string{worker.EnvTokens: "", worker.EnvConfig: `{auth: {tokens: [{principal: "bob", tokenEnv: "NOPE"}]}}`}, `"NOPE", which is not set`},
 		{"bad rate", map[string]string{worker.EnvInterruptsPerSecond: "0"}, worker.EnvInterruptsPerSecond},
 		{"rate", map[string]string{worker.EnvInterruptsPerSecond: "1500"}, ""},
 	} {
@@ -86,6 +95,11 @@ func TestReadSettings(t *testing.T) {
 			t.Errorf("%s: got %v, want an error naming %q", c.name, err, c.want)
 		case c.name == "rate" && s.InterruptsPerSecond != 1500:
 			t.Errorf("rate: %d", s.InterruptsPerSecond)
+		case c.name == "tokens from the config" && (len(s.Tokens) != 1 || s.Tokens[0].Principal != "bob" || s.Tokens[0].Token != "bob-token-0123456789"):
+			t.Errorf("tokens: %+v", s.Tokens)
+		}
+		if err != nil && strings.Contains(err.Error(), "/") && !strings.Contains(c.want, "/") {
+			t.Errorf("%s: the message leaks a path: %v", c.name, err)
 		}
 	}
 }
@@ -147,5 +161,35 @@ func TestFrontAnswersObjectFailuresAndServesRelays(t *testing.T) {
 	}
 	if st, _ := do("POST", "/v1/exec", `{"code":1,"scope":{}}`); st != 400 {
 		t.Fatalf("bad input must be edge's 400, got %d", st)
+	}
+}
+
+// TestReadSettingsTakesTheServeConfig: one document configures both hosts.
+// Its tools, MCP servers, tokens, CORS list and body bound reach the front.
+func TestReadSettingsTakesTheServeConfig(t *testing.T) {
+	s, err := worker.ReadSettings(settings(map[string]string{worker.EnvConfig: `{
+  // the same file codemode serve reads
+  listen: "127.0.0.1:9999",
+  exampleTools: false,
+  maxBodyBytes: 65536,
+  tools: { codeMode: { enabled: true, timeoutMs: 2500 } },
+  mcp: { servers: { b: { url: "https://b.example/mcp", headers: { Authorization: "Bearer x" } }, a: { url: "http://127.0.0.1:1/mcp" } } },
+  auth: { tokens: [ { principal: "carol", token: "carol-token-0123456789" } ] },
+  cors: { allowedOrigins: ["https://ide.example"] },
+}`}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.ExampleTools || s.MaxBodyBytes != 65536 || s.CodeMode.TimeoutMs != 2500 {
+		t.Errorf("exampleTools %v, maxBodyBytes %d, timeoutMs %d", s.ExampleTools, s.MaxBodyBytes, s.CodeMode.TimeoutMs)
+	}
+	if len(s.MCPServers) != 2 || s.MCPServers[0].Name != "b" || s.MCPServers[0].Headers["Authorization"] != "Bearer x" || s.MCPServers[1].Name != "a" {
+		t.Errorf("mcp servers, in file order: %+v", s.MCPServers)
+	}
+	if len(s.Tokens) != 2 || s.Tokens[0].Principal != "carol" || s.Tokens[1].Principal != "alice" {
+		t.Errorf("tokens: the config's, then the secret's: %+v", s.Tokens)
+	}
+	if len(s.AllowedOrigins) != 1 || s.AllowedOrigins[0] != "https://ide.example" {
+		t.Errorf("origins: %v", s.AllowedOrigins)
 	}
 }

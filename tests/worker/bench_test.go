@@ -113,7 +113,7 @@ func BenchmarkWorker(b *testing.B) {
 // CPU second of QuickJS on V8 in workerd. Runs last: it restarts the Worker.
 func BenchmarkZInterruptRate(b *testing.B) {
 	env.wrangler.stop()
-	env.config = "{tools: {codeMode: {enabled: true, timeoutMs: 60000}}}"
+	env.config = "{enabled: true, timeoutMs: 60000}"
 	env.extra = []string{"--var", "CODEMODE_INTERRUPTS_PER_SECOND:100"}
 	if err := startWrangler(); err != nil {
 		b.Fatal(err)

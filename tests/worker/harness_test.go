@@ -99,13 +99,14 @@ func freePort() int {
 // two principals, the test timeoutMs and server-everything as a remote MCP server.
 func startWrangler() error {
 	tokens, _ := json.Marshal([]map[string]string{{"principal": "alice", "token": tokenAlice}, {"principal": "bob", "token": tokenBob}})
-	mcp, _ := json.Marshal(map[string]any{"everything": map[string]string{"url": env.mcpURL}})
+	// One config document, as codemode serve reads it: the test's
+	// tools.codeMode and server-everything as a remote MCP server.
+	doc := fmt.Sprintf("{tools: {codeMode: %s}, mcp: {servers: {everything: {url: %q}}}}", env.config, env.mcpURL)
 	args := []string{filepath.Join(env.root, "node_modules/.bin/wrangler"), "dev", "--local", "-c", "edge/worker/wrangler.jsonc",
 		"--ip", "127.0.0.1", "--port", fmt.Sprint(env.port), "--inspector-port", fmt.Sprint(freePort()),
 		"--show-interactive-dev-session=false", "--log-level", "log", "--compatibility-date", "2026-05-03",
 		"--persist-to", filepath.Join(env.root, "build", "worker-test-state"),
-		"--var", "CODEMODE_TOKENS:" + string(tokens), "--var", "CODEMODE_MCP_SERVERS:" + string(mcp),
-		"--var", "CODEMODE_CONFIG:" + env.config}
+		"--var", "CODEMODE_TOKENS:" + string(tokens), "--var", "CODEMODE_CONFIG:" + doc}
 	p, err := start(env.root, "wrangler", []string{
 		"WRANGLER_SEND_METRICS=false", "WRANGLER_SEND_ERROR_REPORTS=false", "CLOUDFLARE_CF_FETCH_ENABLED=false",
 		"WRANGLER_HIDE_BANNER=true", "WRANGLER_LOG_PATH=" + filepath.Join(env.root, "build", "wrangler-logs"),
@@ -168,7 +169,7 @@ func run(m *testing.M) (int, error) {
 	if err := waitPort(mport, 30*time.Second); err != nil {
 		return 0, err
 	}
-	env.config = fmt.Sprintf("{tools: {codeMode: {enabled: true, timeoutMs: %d, memoryLimitBytes: 33554432, maxSnapshotBytes: 4194304}}}", testTimeoutMs)
+	env.config = fmt.Sprintf("{enabled: true, timeoutMs: %d, memoryLimitBytes: 33554432, maxSnapshotBytes: 4194304}", testTimeoutMs)
 	env.port = freePort()
 	env.url = fmt.Sprintf("http://127.0.0.1:%d", env.port)
 	if err := startWrangler(); err != nil {
