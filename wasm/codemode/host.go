@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +18,7 @@ import (
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/core/namespace/issuesdemo"
 	"github.com/codemode-go/codemode/core/remote"
+	"github.com/codemode-go/codemode/internal/jsonin"
 )
 
 // options is createCodeMode's options as the shim forwards them (already
@@ -93,16 +93,10 @@ func strArg(args []js.Value, i int) string {
 	return ""
 }
 
-func decodeStrict(s string, v any) error {
-	dec := json.NewDecoder(bytes.NewReader([]byte(s)))
-	dec.DisallowUnknownFields()
-	return dec.Decode(v)
-}
-
 func (h *host) init(args []js.Value) (string, error) {
 	var opts options
-	if err := decodeStrict(strArg(args, 0), &opts); err != nil {
-		return "", fmt.Errorf("createCodeMode: options: %v", err)
+	if err := jsonin.Decode([]byte(strArg(args, 0)), &opts, "options"); err != nil {
+		return "", fmt.Errorf("createCodeMode: %v", err)
 	}
 	if len(args) > 1 {
 		h.hooks = args[1]
@@ -188,7 +182,7 @@ func (h *host) exec(args []js.Value) (string, error) {
 		return "", err
 	}
 	var in core.ExecInput
-	if err := decodeStrict(strArg(args, 0), &in); err != nil {
+	if err := jsonin.Decode([]byte(strArg(args, 0)), &in, "input"); err != nil {
 		return "", fmt.Errorf("exec: %v", err)
 	}
 	scope, err := scopeArg(args, 2)
@@ -204,7 +198,7 @@ func (h *host) wait(args []js.Value) (string, error) {
 		return "", err
 	}
 	var in core.WaitInput
-	if err := decodeStrict(strArg(args, 0), &in); err != nil {
+	if err := jsonin.Decode([]byte(strArg(args, 0)), &in, "input"); err != nil {
 		return "", fmt.Errorf("wait: %v", err)
 	}
 	scope, err := scopeArg(args, 2)
@@ -316,8 +310,8 @@ func scopeArg(args []js.Value, i int) (core.Scope, error) {
 		AgentRunID string `json:"agentRunId"`
 	}
 	if s := strArg(args, i); s != "" {
-		if err := decodeStrict(s, &sc); err != nil {
-			return core.Scope{}, fmt.Errorf("scope: %v", err)
+		if err := jsonin.Decode([]byte(s), &sc, "scope"); err != nil {
+			return core.Scope{}, err
 		}
 	}
 	return core.Scope{AgentID: sc.AgentID, SessionID: sc.SessionID, SessionKey: sc.SessionKey, AgentRunID: sc.AgentRunID}, nil

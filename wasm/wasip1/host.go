@@ -18,6 +18,7 @@ import (
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/examples/toolset"
+	"github.com/codemode-go/codemode/internal/jsonin"
 )
 
 // Ops are the request kinds Handle answers, one export each.
@@ -104,7 +105,7 @@ func (h *Host) handle(ctx context.Context, op string, req []byte) (any, error) {
 	}
 	// Each op decodes the whole request strictly below; here only the handle.
 	if err := json.Unmarshal(req, &head); err != nil {
-		if err := decode(req, &map[string]json.RawMessage{}); err != nil {
+		if err := jsonin.Decode(req, &map[string]json.RawMessage{}, "request"); err != nil {
 			return nil, badInput("%s: %v", op, err)
 		}
 		return nil, badInput(`%s: "runtime" must be the number create_runtime returned`, op)
@@ -118,7 +119,7 @@ func (h *Host) handle(ctx context.Context, op string, req []byte) (any, error) {
 	switch op {
 	case "exec":
 		var in ExecRequest
-		if err := decode(req, &in); err != nil {
+		if err := jsonin.Decode(req, &in, "request"); err != nil {
 			return nil, badInput("exec: %v", err)
 		}
 		ei := core.ExecInput{Code: in.Code, Command: in.Command, Language: in.Language, RestartSafe: in.RestartSafe}
@@ -128,7 +129,7 @@ func (h *Host) handle(ctx context.Context, op string, req []byte) (any, error) {
 			Runtime uint32 `json:"runtime"`
 			RunID   string `json:"runId"`
 		}
-		if err := decode(req, &in); err != nil {
+		if err := jsonin.Decode(req, &in, "request"); err != nil {
 			return nil, badInput("wait: %v", err)
 		}
 		return r.call("wait", in.RunID, func(call core.CallInfo) core.Result {
@@ -139,7 +140,7 @@ func (h *Host) handle(ctx context.Context, op string, req []byte) (any, error) {
 	case "surface":
 		return r.surface(ctx, req)
 	case "catalog":
-		if err := decode(req, &head); err != nil {
+		if err := jsonin.Decode(req, &head, "request"); err != nil {
 			return nil, badInput("catalog: %v", err)
 		}
 		return r.rt.Catalog(ctx, r.scope)
@@ -148,7 +149,7 @@ func (h *Host) handle(ctx context.Context, op string, req []byte) (any, error) {
 			Runtime uint32 `json:"runtime"`
 			RunID   string `json:"runId"`
 		}
-		if err := decode(req, &in); err != nil {
+		if err := jsonin.Decode(req, &in, "request"); err != nil {
 			return nil, badInput("abort: %v", err)
 		}
 		aborted := r.rt.Abort(r.scope, in.RunID)
@@ -157,7 +158,7 @@ func (h *Host) handle(ctx context.Context, op string, req []byte) (any, error) {
 		}
 		return map[string]bool{"aborted": aborted}, nil
 	case "close_runtime":
-		if err := decode(req, &head); err != nil {
+		if err := jsonin.Decode(req, &head, "request"); err != nil {
 			return nil, badInput("close_runtime: %v", err)
 		}
 		h.mu.Lock()
@@ -198,7 +199,7 @@ type CreateRequest struct {
 
 func (h *Host) create(ctx context.Context, req []byte) (any, error) {
 	var in CreateRequest
-	if err := decode(req, &in); err != nil {
+	if err := jsonin.Decode(req, &in, "request"); err != nil {
 		return nil, badInput("create_runtime: %v", err)
 	}
 	cfg := config.Default()
@@ -340,7 +341,7 @@ type SettleRequest struct {
 
 func (r *hostRuntime) settle(req []byte) (any, error) {
 	var in SettleRequest
-	if err := decode(req, &in); err != nil {
+	if err := jsonin.Decode(req, &in, "request"); err != nil {
 		return nil, badInput("settle: %v", err)
 	}
 	var a answer
@@ -363,7 +364,7 @@ func (r *hostRuntime) surface(ctx context.Context, req []byte) (any, error) {
 		Runtime uint32 `json:"runtime"`
 		Format  string `json:"format"`
 	}
-	if err := decode(req, &in); err != nil {
+	if err := jsonin.Decode(req, &in, "request"); err != nil {
 		return nil, badInput("surface: %v", err)
 	}
 	s, err := r.rt.Surface(ctx, r.scope, false)
