@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"maps"
+	"sync"
 	"time"
 )
 
@@ -68,6 +69,9 @@ func (vm *VM) Snapshot() (*Snapshot, error) {
 	cx, _ := vm.call("qjs_get_context_ptr")
 	s := &Snapshot{tmpl: vm.tmpl, size: size, sp: vm.inst.StackPointer(), rtPtr: uint32(rt), ctxPtr: uint32(cx), rejections: maps.Clone(vm.rejections), grace: vm.grace, graceTicks: vm.graceTicks}
 	var zero [chunk]byte
+	scratch := scratchPool.Get().(*[]byte)
+	defer putScratch(scratch)
+	data := (*scratch)[:0]
 	base := vm.tmpl.mem
 	var prevEnd uint32
 	// The C stack grows down from the stack pointer's resting value; with no call
@@ -88,39 +92,35 @@ func (vm *VM) Snapshot() (*Snapshot, error) {
 		if bytes.Equal(cur, ref) {
 			continue
 		}
-		for i := 0; i < len(cur); {
-			if cur[i] == ref[i] {
-				i++
-				continue
-			}
-			j, same := i+1, 0
-			for ; j < len(cur) && same < gapMerge; j++ {
-				if cur[j] == ref[j] {
-					same++
-				} else {
-					same = 0
-				}
-			}
-			j -= same
-			at := off + uint32(i)
-			s.data = binary.AppendUvarint(s.data, uint64(at-prevEnd))
-			s.data = binary.AppendUvarint(s.data, uint64(j-i))
-			s.data = append(s.data, cur[i:j]...)
-			prevEnd = at + uint32(j-i)
-			i = j
-		}
+		data, prevEnd = appendRuns(data, cur, ref, off, prevEnd)
 	}
-	if len(s.data) > deflateAbove {
+	*scratch = data
+	if len(data) > deflateAbove {
 		var buf bytes.Buffer
 		w, _ := flate.NewWriter(&buf, flate.BestSpeed)
-		w.Write(s.data)
+		w.Write(data)
 		w.Close()
-		s.data, s.deflated = buf.Bytes(), true
+		data, s.deflated = buf.Bytes(), true
 	}
-	// Growing by append leaves up to twice the length allocated (a snapshot
-	// that reported 8.8 MB held 17 MB): keep an exactly sized copy instead.
-	s.data = append(make([]byte, 0, len(s.data)), s.data...)
+	// The runs are collected in a reused scratch buffer; the snapshot keeps an
+	// exactly sized copy (growing its own buffer by append left up to twice
+	// the length allocated: a snapshot that reported 8.8 MB held 17 MB).
+	s.data = append(make([]byte, 0, len(data)), data...)
 	return s, nil
+}
+
+// scratchPool holds the buffers snapshots collect their runs in, so a
+// snapshot allocates only its exactly sized result.
+var scratchPool = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxScratch is the largest scratch buffer kept for reuse: a rare huge
+// snapshot's buffer is left to the garbage collector.
+const maxScratch = 1 << 20
+
+func putScratch(b *[]byte) {
+	if cap(*b) <= maxScratch {
+		scratchPool.Put(b)
+	}
 }
 
 // deflateAbove is the size past which a snapshot's runs are deflated: small
