@@ -65,7 +65,10 @@ type Runtime struct {
 // template is the memory image right after qjs_init and the prelude, plus the
 // kit's boxes, which sit at the same addresses in every VM made from it.
 type template struct {
-	mem               []byte
+	mem []byte
+	// plan is how an instance is reset to mem: its long zero stretches are
+	// cleared, the rest copied (see engine.Zeroer).
+	plan              []span
 	sp, rtPtr, ctxPtr uint32
 	kit               kit
 }
@@ -189,6 +192,7 @@ func (r *Runtime) buildTemplate(ctx context.Context) error {
 		return errors.New("quickjs: cannot read memory")
 	}
 	t := &template{mem: append([]byte(nil), view...), sp: vm.inst.StackPointer(), kit: kt}
+	t.plan = planReset(t.mem)
 	rt, _ := vm.call("qjs_get_runtime_ptr")
 	cx, _ := vm.call("qjs_get_context_ptr")
 	t.rtPtr, t.ctxPtr = uint32(rt), uint32(cx)
@@ -259,7 +263,7 @@ func (vm *VM) load(t *template) error {
 	if err := vm.growTo(uint32(len(t.mem))); err != nil {
 		return err
 	}
-	if !vm.mem.Write(0, t.mem) {
+	if !t.reset(vm.mem) {
 		return errors.New("quickjs: cannot write template")
 	}
 	return nil
@@ -305,7 +309,7 @@ func (r *Runtime) recycle(p pooled) bool {
 	r.mu.Lock()
 	full := len(r.pool) >= r.cfg.PoolSize
 	r.mu.Unlock()
-	if full || !mem.Write(0, r.tmpl.mem) {
+	if full || !r.tmpl.reset(mem) {
 		return false
 	}
 	r.mu.Lock()

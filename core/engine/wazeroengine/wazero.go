@@ -317,3 +317,12 @@ func (m memory) Size() uint32                      { return m.m.Size() }
 func (m memory) Grow(delta uint32) (uint32, bool)  { return m.m.Grow(delta) }
 func (m memory) View(off, n uint32) ([]byte, bool) { return m.m.Read(off, n) }
 func (m memory) Write(off uint32, p []byte) bool   { return m.m.Write(off, p) }
+
+// Zero clears memory[off:off+n] in place (engine.Zeroer).
+func (m memory) Zero(off, n uint32) bool {
+	b, ok := m.m.Read(off, n)
+	if ok {
+		clear(b)
+	}
+	return ok
+}
