@@ -1,73 +1,380 @@
-// Package jsonin decodes the JSON that a host hands to a Go entry point (the
-// wasip1 ABI's requests, the GOOS=js exports' options and inputs). Both sit
-// under a host that may pass anything, and both answer in the host's terms:
-// one strict decoder, so the two word every refusal alike.
+// Package jsonin is the one strict decoder for JSON that arrives from outside
+// the process: the HTTP API's request bodies (edge), the wasip1 ABI's requests
+// and the GOOS=js exports' options, inputs and scopes. Each of them sits under
+// a caller that may send anything, and each answers in the caller's terms, so
+// every host words a refusal alike and refuses the same things.
+//
+// Decode walks the value's tokens against the Go type before anything is
+// built: syntax errors, trailing data, unknown or duplicate fields (names match
+// case-sensitively, unlike encoding/json), values of the wrong JSON type,
+// numbers out of the field's range and free-form values nested too deep are
+// refused with the field's path and, for syntax, the byte offset. Messages use
+// JSON words only; no Go type name or decoder wording reaches the caller.
 package jsonin
 
 import (
 	"bytes"
-	"encoding/json"
+	stdjson "encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	json "github.com/goccy/go-json"
 )
 
-// Decode reads one JSON value into v, refusing invalid UTF-8, unknown fields,
-// trailing data and wrong types. what names the value in the messages
-// (request, options): they speak of fields and JSON kinds, never of Go types
-// or encoding/json's own wording.
+// MaxDepth bounds the nesting of a value: deeper input is refused before
+// anything builds it.
+const MaxDepth = 128
+
+// Kind says which rule a refusal broke, so a host can map it to its own
+// error codes (the HTTP API has one per kind).
+type Kind int
+
+const (
+	// Malformed: not UTF-8, not JSON, empty or cut short.
+	Malformed Kind = iota
+	// Trailing: more data after the one JSON value.
+	Trailing
+	// UnknownField: a member the type does not describe.
+	UnknownField
+	// DuplicateField: a member given twice.
+	DuplicateField
+	// WrongType: a value of another JSON type, or a number out of range.
+	WrongType
+	// TooDeep: nesting past MaxDepth.
+	TooDeep
+)
+
+// Error is a refusal.
+type Error struct {
+	Kind Kind
+	// Msg names the value, the field and the problem in JSON terms.
+	Msg string
+}
+
+// Error returns Msg.
+func (e *Error) Error() string { return e.Msg }
+
+// rawMessageType is the free-form field type (goccy's RawMessage is an alias
+// of encoding/json's).
+var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
+
+// Decode reads the one JSON value in b into v (a pointer) and refuses anything
+// v's type does not describe exactly. what names the value in messages
+// ("request body", "options"). The error, when there is one, is an *Error.
 func Decode(b []byte, v any, what string) error {
 	if !utf8.Valid(b) {
-		return errors.New(what + " is not valid UTF-8")
+		return &Error{Malformed, what + " is not valid UTF-8"}
 	}
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return describe(err, what)
+	dec := stdjson.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	w := walker{dec: dec, what: what}
+	if err := w.value(reflect.TypeOf(v).Elem(), "", 0); err != nil {
+		return err
 	}
+	end := int(dec.InputOffset())
 	if _, err := dec.Token(); err != io.EOF {
-		return errors.New(what + " has data after the JSON value")
+		for end < len(b) && strings.IndexByte(" \t\r\n", b[end]) >= 0 {
+			end++
+		}
+		return &Error{Trailing, fmt.Sprintf("%s has data after the JSON value (at byte %d)", what, end)}
+	}
+	// The walk used encoding/json's tokenizer for its exact syntax errors
+	// (goccy/go-json's Token accepts an unterminated object); the checked
+	// value is then built by goccy/go-json, the faster of the two.
+	if err := json.Unmarshal(b, v); err != nil {
+		return &Error{Malformed, what + " could not be decoded"} // unreachable after the walk
 	}
 	return nil
 }
 
-func describe(err error, what string) error {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-		return errors.New(what + " is not complete JSON")
-	case errors.As(err, &se):
-		return fmt.Errorf("%s is malformed JSON at byte %d", what, se.Offset)
-	case errors.As(err, &te):
-		field := te.Field
-		if field == "" {
-			return fmt.Errorf("%s must be a JSON object, not %s", what, te.Value)
-		}
-		return fmt.Errorf("%s field %q must be %s, not %s", what, field, jsonKind(te.Type), te.Value)
-	case strings.HasPrefix(err.Error(), "json: unknown field "):
-		return fmt.Errorf("%s has an unknown field %s", what, strings.TrimPrefix(err.Error(), "json: unknown field "))
-	}
-	return errors.New(what + " could not be decoded")
+type walker struct {
+	dec  *stdjson.Decoder
+	what string
 }
 
-// jsonKind names a Go type's JSON shape.
-func jsonKind(t reflect.Type) string {
-	switch t.Kind() {
-	case reflect.String:
-		return "a string"
-	case reflect.Bool:
-		return "a boolean"
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
-		return "a number"
-	case reflect.Slice, reflect.Array:
-		return "an array"
-	case reflect.Pointer:
-		return jsonKind(t.Elem())
+func (w *walker) token() (stdjson.Token, *Error) {
+	off := w.dec.InputOffset()
+	t, err := w.dec.Token()
+	if err == nil {
+		return t, nil
 	}
-	return "an object"
+	var se *stdjson.SyntaxError
+	switch {
+	case errors.As(err, &se):
+		return nil, &Error{Malformed, fmt.Sprintf("%s is not valid JSON: %s (at byte %d)", w.what, se.Error(), se.Offset)}
+	case err == io.EOF && off == 0:
+		return nil, &Error{Malformed, w.what + " is empty; send a JSON object"}
+	default:
+		return nil, &Error{Malformed, fmt.Sprintf("%s is not valid JSON: it ends early (at byte %d)", w.what, w.dec.InputOffset())}
+	}
+}
+
+// value checks the next value against t. Pointers, maps, slices and
+// free-form values allow null, as encoding/json does.
+func (w *walker) value(t reflect.Type, path string, depth int) *Error {
+	tok, err := w.token()
+	if err != nil {
+		return err
+	}
+	if t.Kind() == reflect.Pointer {
+		if tok == nil {
+			return nil
+		}
+		t = t.Elem()
+	}
+	if t == rawMessageType || t.Kind() == reflect.Interface {
+		return w.skip(tok, path, depth)
+	}
+	if _, ok := tok.(stdjson.Delim); ok && depth >= MaxDepth {
+		return w.tooDeep(path)
+	}
+	want := ""
+	switch t.Kind() {
+	case reflect.Struct:
+		if tok == stdjson.Delim('{') {
+			return w.object(t, path, depth)
+		}
+		want = "an object"
+	case reflect.Map: // string keys
+		switch tok {
+		case nil:
+			return nil
+		case stdjson.Delim('{'):
+			return w.mapObject(t, path, depth)
+		}
+		want = "an object"
+	case reflect.Slice, reflect.Array:
+		switch tok {
+		case nil:
+			return nil
+		case stdjson.Delim('['):
+			return w.array(t, path, depth)
+		}
+		want = "an array"
+	case reflect.String:
+		if _, ok := tok.(string); !ok {
+			want = "a string"
+		}
+	case reflect.Bool:
+		if _, ok := tok.(bool); !ok {
+			want = "a boolean"
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		n, ok := tok.(stdjson.Number)
+		if !ok {
+			want = "an integer"
+			break
+		}
+		if !fitsInteger(t, string(n)) {
+			return &Error{WrongType, fmt.Sprintf("%s must be an integer in range (got %s)", w.field(path), cut(string(n)))}
+		}
+	case reflect.Float32, reflect.Float64:
+		n, ok := tok.(stdjson.Number)
+		if !ok {
+			want = "a number"
+			break
+		}
+		if _, err := strconv.ParseFloat(string(n), t.Bits()); err != nil {
+			return &Error{WrongType, fmt.Sprintf("%s must be a number in range (got %s)", w.field(path), cut(string(n)))}
+		}
+	default:
+		return &Error{Malformed, w.field(path) + " has no JSON shape"}
+	}
+	if want == "" {
+		return nil
+	}
+	return &Error{WrongType, fmt.Sprintf("%s must be %s (got %s)", w.field(path), want, describeToken(tok))}
+}
+
+func (w *walker) object(t reflect.Type, path string, depth int) *Error {
+	seen := map[string]bool{}
+	for w.dec.More() {
+		tok, err := w.token()
+		if err != nil {
+			return err
+		}
+		key := tok.(string) // encoding/json only hands out string keys here
+		sub := joinPath(path, key)
+		f, ok := fieldByTag(t, key)
+		if !ok {
+			return &Error{UnknownField, fmt.Sprintf("%s is not a known field (known: %s)", w.field(sub), knownFields(t, path))}
+		}
+		if seen[key] {
+			return &Error{DuplicateField, w.field(sub) + " appears more than once"}
+		}
+		seen[key] = true
+		if err := w.value(f.Type, sub, depth+1); err != nil {
+			return err
+		}
+	}
+	_, err := w.token() // the closing brace
+	return err
+}
+
+// mapObject checks an object whose members all have t's element type; a key
+// that appears twice is refused, as in a struct.
+func (w *walker) mapObject(t reflect.Type, path string, depth int) *Error {
+	if t.Key().Kind() != reflect.String {
+		return &Error{Malformed, w.field(path) + " has no JSON shape"}
+	}
+	seen := map[string]bool{}
+	for w.dec.More() {
+		tok, err := w.token()
+		if err != nil {
+			return err
+		}
+		key := tok.(string)
+		sub := joinPath(path, key)
+		if seen[key] {
+			return &Error{DuplicateField, w.field(sub) + " appears more than once"}
+		}
+		seen[key] = true
+		if err := w.value(t.Elem(), sub, depth+1); err != nil {
+			return err
+		}
+	}
+	_, err := w.token()
+	return err
+}
+
+func (w *walker) array(t reflect.Type, path string, depth int) *Error {
+	n := 0
+	for w.dec.More() {
+		if t.Kind() == reflect.Array && n == t.Len() {
+			return &Error{WrongType, fmt.Sprintf("%s must have at most %d items", w.field(path), t.Len())}
+		}
+		if err := w.value(t.Elem(), fmt.Sprintf("%s[%d]", path, n), depth+1); err != nil {
+			return err
+		}
+		n++
+	}
+	_, err := w.token()
+	return err
+}
+
+// skip consumes a free-form value whose first token is tok.
+func (w *walker) skip(tok stdjson.Token, path string, depth int) *Error {
+	d, ok := tok.(stdjson.Delim)
+	if !ok || (d != '{' && d != '[') {
+		return nil
+	}
+	if depth >= MaxDepth {
+		return w.tooDeep(path)
+	}
+	for w.dec.More() {
+		t, err := w.token()
+		if err != nil {
+			return err
+		}
+		if d == '{' { // t was the key; the value follows
+			if t, err = w.token(); err != nil {
+				return err
+			}
+		}
+		if err := w.skip(t, path, depth+1); err != nil {
+			return err
+		}
+	}
+	_, err := w.token()
+	return err
+}
+
+func (w *walker) tooDeep(path string) *Error {
+	return &Error{TooDeep, fmt.Sprintf("%s nests deeper than %d levels", w.field(path), MaxDepth)}
+}
+
+// field renders a field path for a message; keys come from the caller, so
+// long or odd ones are quoted and cut rather than pasted in whole.
+func (w *walker) field(path string) string {
+	if path == "" {
+		return "the " + w.what
+	}
+	return "field " + Quote(path)
+}
+
+// Quote renders a caller's string for a message: quoted, and cut to 80 bytes
+// on a rune boundary, so a long or odd key is never pasted in whole.
+func Quote(s string) string { return strconv.Quote(cut(s)) }
+
+func fitsInteger(t reflect.Type, n string) bool {
+	v := reflect.New(t).Elem()
+	if t.Kind() >= reflect.Uint && t.Kind() <= reflect.Uint64 {
+		u, err := strconv.ParseUint(n, 10, 64)
+		return err == nil && !v.OverflowUint(u)
+	}
+	i, err := strconv.ParseInt(n, 10, 64)
+	return err == nil && !v.OverflowInt(i)
+}
+
+func fieldByTag(t reflect.Type, key string) (reflect.StructField, bool) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.IsExported() && f.Tag.Get("json") != "-" && tagName(f) == key {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
+}
+
+// tagName is the member name encoding/json gives f: its tag, else its name.
+func tagName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "" {
+		return f.Name
+	}
+	return name
+}
+
+func knownFields(t reflect.Type, path string) string {
+	var names []string
+	for i := range t.NumField() {
+		if f := t.Field(i); f.IsExported() && f.Tag.Get("json") != "-" {
+			names = append(names, joinPath(path, tagName(f)))
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// cut shortens s to 80 bytes on a rune boundary.
+func cut(s string) string {
+	if len(s) <= 80 {
+		return s
+	}
+	n := 80
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func describeToken(tok stdjson.Token) string {
+	switch x := tok.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case stdjson.Number:
+		return "a number"
+	case string:
+		return "a string"
+	case stdjson.Delim:
+		if x == '[' {
+			return "an array"
+		}
+		return "an object"
+	}
+	return "another value"
 }

@@ -1,50 +1,147 @@
 package jsonin
 
 import (
+	"bytes"
+	stdjson "encoding/json"
+	"errors"
 	"strings"
 	"testing"
 )
 
 type req struct {
-	App   string            `json:"app"`
-	Rate  int64             `json:"rate"`
-	On    bool              `json:"on"`
-	Tags  []string          `json:"tags"`
-	Heads map[string]string `json:"heads"`
+	App    string             `json:"app"`
+	Rate   int64              `json:"rate"`
+	Port   uint16             `json:"port"`
+	Ratio  float64            `json:"ratio"`
+	On     bool               `json:"on"`
+	Tags   []string           `json:"tags"`
+	Heads  map[string]string  `json:"heads"`
+	Raw    stdjson.RawMessage `json:"raw"`
+	Any    any                `json:"any"`
+	Next   *req               `json:"next"`
+	Hidden string             `json:"-"`
+	Plain  string
 }
 
+// leaks are words that would show the decoder or Go types to the caller.
+var leaks = []string{"json:", "Go ", "struct", "int64", "uint16", "jsonin", "map[", "[]string", "reflect", "goroutine"}
+
 // TestRefusalsSpeakJSON: every refusal names the value and the field in JSON
-// terms; none carries encoding/json's wording or a Go type name.
+// terms, with the rule it broke; none carries a decoder's wording or a Go
+// type name.
 func TestRefusalsSpeakJSON(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{`{"app":"x","rate":2,"on":true,"tags":["a"],"heads":{"k":"v"}}`, ""},
-		{"\xff", "options is not valid UTF-8"},
-		{``, "options is not complete JSON"},
-		{`{"app":`, "options is not complete JSON"},
-		{`{"app" 1}`, "options is malformed JSON at byte"},
-		{`[1]`, "options must be a JSON object, not array"},
-		{`{"app":5}`, `options field "app" must be a string, not number`},
-		{`{"rate":"fast"}`, `options field "rate" must be a number, not string`},
-		{`{"on":1}`, `options field "on" must be a boolean, not number`},
-		{`{"tags":{}}`, `options field "tags" must be an array, not object`},
-		{`{"heads":{"k":1}}`, `must be a string, not number`},
-		{`{"nope":1}`, `options has an unknown field "nope"`},
-		{`{} {}`, "options has data after the JSON value"},
+	for _, c := range []struct {
+		in   string
+		kind Kind
+		want string
+	}{
+		{`{"app":"x","rate":-2,"port":8080,"ratio":1e3,"on":true,"tags":["a"],"heads":{"k":"v"},"raw":[{"a":1}],"any":{"b":[null]},"next":{"app":"y"},"Plain":"p"}`, 0, ""},
+		{`{"tags":null,"heads":null,"raw":null,"any":null,"next":null}`, 0, ""},
+		{"\xff", Malformed, "options is not valid UTF-8"},
+		{``, Malformed, "options is empty"},
+		{`{"app":`, Malformed, "options is not valid JSON: it ends early"},
+		{`{"app" 1}`, Malformed, "options is not valid JSON: invalid character '1' after object key (at byte 7)"},
+		{`[1]`, WrongType, "the options must be an object (got an array)"},
+		{`null`, WrongType, "the options must be an object (got null)"},
+		{`{"app":5}`, WrongType, `field "app" must be a string (got a number)`},
+		{`{"app":null}`, WrongType, `field "app" must be a string (got null)`},
+		{`{"rate":"fast"}`, WrongType, `field "rate" must be an integer (got a string)`},
+		{`{"rate":1.5}`, WrongType, `field "rate" must be an integer in range (got 1.5)`},
+		{`{"port":70000}`, WrongType, `field "port" must be an integer in range (got 70000)`},
+		{`{"port":-1}`, WrongType, `field "port" must be an integer in range (got -1)`},
+		{`{"ratio":1e400}`, WrongType, `field "ratio" must be a number in range (got 1e400)`},
+		{`{"on":1}`, WrongType, `field "on" must be a boolean (got a number)`},
+		{`{"tags":{}}`, WrongType, `field "tags" must be an array (got an object)`},
+		{`{"tags":["a",2]}`, WrongType, `field "tags[1]" must be a string (got a number)`},
+		{`{"heads":{"k":1}}`, WrongType, `field "heads.k" must be a string (got a number)`},
+		{`{"next":{"rate":true}}`, WrongType, `field "next.rate" must be an integer (got a boolean)`},
+		{`{"nope":1}`, UnknownField, `field "nope" is not a known field (known: app, rate, port, ratio, on, tags, heads, raw, any, next, Plain)`},
+		{`{"App":"x"}`, UnknownField, `field "App" is not a known field`},
+		{`{"-":"x"}`, UnknownField, `field "-" is not a known field`},
+		{`{"app":"a","app":"b"}`, DuplicateField, `field "app" appears more than once`},
+		{`{"heads":{"k":"a","k":"b"}}`, DuplicateField, `field "heads.k" appears more than once`},
+		{`{"raw":` + strings.Repeat("[", 200) + strings.Repeat("]", 200) + `}`, TooDeep, `field "raw" nests deeper than 128 levels`},
+		{strings.Repeat(`{"next":`, 200) + `null` + strings.Repeat("}", 200), TooDeep, "nests deeper than 128 levels"},
+		{`{} {}`, Trailing, "options has data after the JSON value (at byte 3)"},
+		{`{"` + strings.Repeat("k", 300) + `":1}`, UnknownField, "…\" is not a known field"},
 	} {
 		var v req
 		err := Decode([]byte(c.in), &v, "options")
-		switch {
-		case c.want == "" && err != nil:
-			t.Errorf("%q: %v", c.in, err)
-		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
-			t.Errorf("%q: got %v, want %q", c.in, err, c.want)
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%.60q: %v", c.in, err)
+			}
+			continue
 		}
-		if err != nil {
-			for _, leak := range []string{"json:", "Go ", "struct", "int64", "jsonin", "map["} {
-				if strings.Contains(err.Error(), leak) {
-					t.Errorf("%q: %q leaks %q", c.in, err, leak)
-				}
+		var je *Error
+		if !errors.As(err, &je) || !strings.Contains(je.Msg, c.want) || je.Kind != c.kind {
+			t.Errorf("%.60q: got %#v, want kind %d with %q", c.in, err, c.kind, c.want)
+			continue
+		}
+		for _, leak := range leaks {
+			if strings.Contains(je.Msg, leak) {
+				t.Errorf("%.60q: %q leaks %q", c.in, je.Msg, leak)
 			}
 		}
 	}
+}
+
+// TestDecodesWhatItAccepts: an accepted value is built as encoding/json builds it.
+func TestDecodesWhatItAccepts(t *testing.T) {
+	in := `{"app":"x","rate":-2,"port":8080,"ratio":0.5,"on":true,"tags":["a","b"],"heads":{"k":"v"},"raw":{"z":[1]},"any":[1,"2"],"next":{"app":"y","next":null},"Plain":"p"}`
+	var got, want req
+	if err := Decode([]byte(in), &got, "options"); err != nil {
+		t.Fatal(err)
+	}
+	if err := stdjson.Unmarshal([]byte(in), &want); err != nil {
+		t.Fatal(err)
+	}
+	a, _ := stdjson.Marshal(got)
+	b, _ := stdjson.Marshal(want)
+	if !bytes.Equal(a, b) {
+		t.Fatalf("decoded %s, want %s", a, b)
+	}
+}
+
+// FuzzDecode: decoding never panics; whatever it accepts is one valid JSON
+// value that encoding/json decodes (unknown fields disallowed) to the same
+// thing; every refusal is an *Error free of Go type names.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{
+		`{"app":"x","rate":2,"tags":["a"],"heads":{"k":"v"},"raw":[{"a":1}],"next":{"port":1}}`,
+		`{"app":5}`, `{"App":"x"}`, `{"app":"1","app":"2"}`, `{} x`, `{`, `[]`, `null`, `{"next":null}`, "{\"app\":\"\xff\"}",
+		`{"on":tru}`, `{"raw":[[[[[[[[]]]]]]]]}`, `{"port":65536}`, `{"rate":1e2}`, `{"ratio":-0}`, `{"any":{"a":{"b":[]}}}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var v req
+		err := Decode(body, &v, "options")
+		if err != nil {
+			var je *Error
+			if !errors.As(err, &je) || je.Msg == "" {
+				t.Fatalf("refusal is not an *Error with a message: %#v", err)
+			}
+			for _, leak := range leaks {
+				if strings.Contains(je.Msg, leak) && !strings.Contains(string(body), leak) {
+					t.Fatalf("message %q shows %q", je.Msg, leak)
+				}
+			}
+			return
+		}
+		if !stdjson.Valid(body) {
+			t.Fatalf("accepted invalid JSON %q", body)
+		}
+		dec := stdjson.NewDecoder(bytes.NewReader(body))
+		dec.DisallowUnknownFields()
+		var ref req
+		if err := dec.Decode(&ref); err != nil {
+			t.Fatalf("accepted %q that encoding/json refuses: %v", body, err)
+		}
+		a, _ := stdjson.Marshal(v)
+		b, _ := stdjson.Marshal(ref)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("decoded %s, encoding/json decoded %s", a, b)
+		}
+	})
 }

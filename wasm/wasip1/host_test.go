@@ -72,14 +72,14 @@ func TestHostToolError(t *testing.T) {
 func TestBadRequestsAnswerErrors(t *testing.T) {
 	h, _ := newHost(t, lookupTool)
 	for _, tc := range []struct{ op, req, want string }{
-		{"exec", `{"runtime":1,"code":`, "not complete JSON"},
-		{"exec", `not json`, "malformed JSON"},
+		{"exec", `{"runtime":1,"code":`, "is not valid JSON: it ends early"},
+		{"exec", `not json`, "request is not valid JSON: invalid character"},
 		{"exec", `{"runtime":1,"code":5}`, `"code" must be a string`},
-		{"exec", `{"runtime":1,"code":"1","nope":1}`, `unknown field "nope"`},
+		{"exec", `{"runtime":1,"code":"1","nope":1}`, `field "nope" is not a known field`},
 		{"exec", `{"runtime":1,"code":"1"} {}`, "data after the JSON value"},
 		{"exec", `{"runtime":9,"code":"1"}`, "unknown runtime 9"},
 		{"exec", `{"runtime":"1"}`, `"runtime" must be the number`},
-		{"exec", `[1]`, "request must be a JSON object"},
+		{"exec", `[1]`, "the request must be an object (got an array)"},
 		{"wait", `{"runtime":1,"runId":"cm_nope"}`, ""},
 		{"settle", `{"runtime":1,"id":"hc_99","result":{}}`, `unknown host call "hc_99"`},
 		{"settle", `{"runtime":1,"id":"hc_1"}`, `exactly one of "result" or "error"`},

@@ -225,7 +225,7 @@ func TestReactorHostToolUnderWazero(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ export, req, want string }{
-		{"exec", `{"runtime":1,"code":`, "not complete JSON"},
+		{"exec", `{"runtime":1,"code":`, "is not valid JSON: it ends early"},
 		{"settle", `{"runtime":1,"id":"hc_404","result":{}}`, `unknown host call`},
 		{"settle", `{"runtime":1,"id":"` + hc.ID + `","result":{}}`, `unknown host call`},
 		{"surface", `{"runtime":7}`, "unknown runtime 7"},
