@@ -69,6 +69,7 @@ type run struct {
 	place   bool        // holds one of the process's 64 suspended-run places
 	expires time.Time   // by the runtime's clock (Options.Now)
 	expiry  *time.Timer // ends the suspended run at its TTL
+	armed   uint64      // generation of expiry (store.armLocked), under the store's lock
 
 	recorded int // trajectory records already filed in the transcript
 }

@@ -102,9 +102,21 @@ func (s *store) suspend(r *run) string {
 		r.place = true
 	}
 	r.state = stateSuspended
-	r.expires = s.now().Add(s.ttl)
-	r.expiry = time.AfterFunc(s.ttl, func() { s.expire(r) })
+	s.armLocked(r)
 	return ""
+}
+
+// armLocked stamps a suspended run's expiry a TTL from now (Options.Now) and
+// sets its timer, replacing an earlier one. The timer carries its generation:
+// one that fired but lost the lock race to a re-arm finds itself stale.
+func (s *store) armLocked(r *run) {
+	if r.expiry != nil {
+		r.expiry.Stop()
+	}
+	r.armed++
+	gen := r.armed
+	r.expires = s.now().Add(s.ttl)
+	r.expiry = time.AfterFunc(s.ttl, func() { s.expire(r, gen) })
 }
 
 // take claims a suspended run for a wait; the message is the failure, if any.
@@ -163,11 +175,11 @@ func (s *store) endLocked(r *run) {
 	r.state = stateEnded
 }
 
-// expire is the TTL timer of a suspended run.
-func (s *store) expire(r *run) {
+// expire is the TTL timer of a suspended run, armed as generation gen.
+func (s *store) expire(r *run, gen uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if r.state == stateSuspended && s.runs[r.id] == r {
+	if r.state == stateSuspended && s.runs[r.id] == r && r.armed == gen {
 		s.abortLocked(r)
 	}
 }

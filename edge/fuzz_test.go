@@ -1,15 +1,14 @@
 package edge
 
 import (
-	"bytes"
-	stdjson "encoding/json"
 	"strings"
 	"testing"
 )
 
-// FuzzDecodeRequest: decoding never panics; whatever it accepts is a single
-// valid JSON document that encoding/json also accepts with unknown fields
-// disallowed; refusals carry a code and a message free of Go type names.
+// FuzzDecodeRequest: decoding the API's requests never panics, and every
+// refusal is a 400 with one of the API's codes and a message free of Go type
+// names. (That what is accepted decodes as encoding/json would decode it is
+// internal/jsonin's FuzzDecode.)
 func FuzzDecodeRequest(f *testing.F) {
 	for _, s := range []string{
 		`{"code":"return 1","scope":{"agentId":"a"}}`, `{"runId":"x","scope":{}}`, `{"id":"t","input":{"a":[1,{"b":null}]},"scope":{},"callId":"c"}`,
@@ -25,32 +24,17 @@ func FuzzDecodeRequest(f *testing.F) {
 			func() any { return new(SurfaceRequest) }, func() any { return new(ToolCallRequest) },
 			func() any { return new(MCPResourceRequest) }, func() any { return new(MCPPromptRequest) },
 		} {
-			v := target()
-			err := decodeStrict(body, v)
-			if err != nil {
-				if err.Code == "" || err.Message == "" || err.Status != 400 {
-					t.Fatalf("refusal without code/message/status: %+v", err)
-				}
-				for _, bad := range []string{"edge.", "*", "reflect", "json:", "[]uint8", "goroutine"} {
-					if strings.Contains(err.Message, bad) && !strings.Contains(string(body), bad) {
-						t.Fatalf("message %q shows %q", err.Message, bad)
-					}
-				}
+			err := decodeStrict(body, target())
+			if err == nil {
 				continue
 			}
-			if !stdjson.Valid(body) {
-				t.Fatalf("accepted invalid JSON %q", body)
+			if err.Code == "" || err.Message == "" || err.Status != 400 {
+				t.Fatalf("refusal without code/message/status: %+v", err)
 			}
-			dec := stdjson.NewDecoder(bytes.NewReader(body))
-			dec.DisallowUnknownFields()
-			ref := target()
-			if err := dec.Decode(ref); err != nil {
-				t.Fatalf("accepted %q that encoding/json refuses: %v", body, err)
-			}
-			a, _ := stdjson.Marshal(v)
-			b, _ := stdjson.Marshal(ref)
-			if !bytes.Equal(a, b) {
-				t.Fatalf("decoded %s, encoding/json decoded %s", a, b)
+			for _, bad := range []string{"edge.", "*", "reflect", "json:", "[]uint8", "goroutine"} {
+				if strings.Contains(err.Message, bad) && !strings.Contains(string(body), bad) {
+					t.Fatalf("message %q shows %q", err.Message, bad)
+				}
 			}
 		}
 	})

@@ -161,6 +161,15 @@ export interface CodeMode extends EventTarget {
   catalog(): Promise<ToolCatalogEntry[]>;
   /** Discards a suspended run; pending client tools see their signal abort. */
   abort(runId: string): Promise<boolean>;
+  /**
+   * Restarts a suspended run's snapshot TTL from now, for hosts whose clock
+   * stands still during CPU work (a Cloudflare Durable Object): call it at the
+   * next I/O after a waiting answer. A refusal carries wait's code and message
+   * for that runId (unknown, expired, another session, being resumed).
+   */
+  restartTTL(runId: string, opts?: { scope?: CodeModeScope }): Promise<
+    { ok: true; expiresAt: number } | { ok: false; code: CodeModeErrorCode; error: string }
+  >;
   /** Stops the core (and the worker). */
   close(): Promise<void>;
   /** "workerrestart" (detail: {reason}) after a worker was stopped and replaced. */

@@ -343,6 +343,17 @@ class CodeMode extends EventTarget {
     if (typeof runId !== "string") throw new TypeError("abort: runId must be a string");
     return JSON.parse(await this._call("abort", [runId]));
   }
+  /**
+   * Restarts a suspended run's snapshot TTL from now, for hosts whose clock
+   * stands still during CPU work (a Cloudflare Durable Object): call it at
+   * the next I/O after a waiting answer. {ok: true, expiresAt} or the core's
+   * refusal {ok: false, code, error} (wait's code and message for that runId).
+   */
+  async restartTTL(runId, opts) {
+    if (typeof runId !== "string") throw new TypeError("restartTTL: runId must be a string");
+    if (opts !== undefined && !isObject(opts)) throw new TypeError("restartTTL: options must be an object {scope?}");
+    return JSON.parse(await this._call("restartTTL", [runId, scopeJSON(opts)]));
+  }
   async close() {
     if (this._closed) return;
     this._closed = true;

@@ -133,6 +133,24 @@ test("yield_control then wait; abort reaches a pending client tool's signal", as
   assert.equal((await cm.wait({ runId: s.runId })).code, "invalid_input");
 });
 
+test("restartTTL restarts a waiting run's TTL; refusals carry wait's code and message", async () => {
+  const scope = { agentId: "a", sessionId: "s-ttl" };
+  const y = await cm.exec({ code: `await yield_control(); return "kept";` }, { scope });
+  assert.equal(y.status, "waiting", JSON.stringify(y));
+  const before = Date.now();
+  const ok = await cm.restartTTL(y.runId, { scope });
+  assert.equal(ok.ok, true, JSON.stringify(ok));
+  // The default snapshotTtlSeconds is 900.
+  assert.ok(ok.expiresAt >= before + 899_000 && ok.expiresAt <= Date.now() + 900_000, JSON.stringify(ok));
+  assert.deepEqual(await cm.restartTTL(y.runId, { scope: { ...scope, sessionId: "other" } }),
+    { ok: false, code: "invalid_input", error: "code mode run belongs to a different session." });
+  assert.equal((await cm.wait({ runId: y.runId }, { scope })).value, "kept");
+  assert.deepEqual(await cm.restartTTL(y.runId, { scope }),
+    { ok: false, code: "invalid_input", error: "code mode run is unavailable or expired." });
+  await assert.rejects(cm.restartTTL(7), /restartTTL: runId must be a string/);
+  await assert.rejects(cm.restartTTL("x", { scope: { agent: "a" } }), /scope: unknown field "agent"/);
+});
+
 test("a client tool sees the run's runId (the one wait takes), the same before and after a suspension", async () => {
   const y = await cm.exec({ code: `const a = await tools.callValue("client:demo:seen", {}); await yield_control(); const b = await tools.callValue("client:demo:seen", {}); return [a, b];` });
   assert.equal(y.status, "waiting", JSON.stringify(y));

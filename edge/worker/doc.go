@@ -12,6 +12,12 @@
 // the session's core reaches those tools through the same /v1/catalog and
 // /v1/tools/call routes.
 //
+// After an exec or wait the object answered waiting, the front sends the
+// object a touch (Forwarder.Later: ctx.waitUntil), and the object's core
+// restarts that run's snapshot TTL (core.Runtime.RestartTTL). The object's
+// clock stands still during CPU work, so the suspension's own stamp is the
+// time the request arrived; the touch arrives as I/O, when the clock is right.
+//
 // A failure of the object itself (its CPU limit, an eviction during a request,
 // a deploy) is answered as a failed CodeModeResult, never a 500: see
 // ObjectFailure.

@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"strings"
 
 	"github.com/codemode-go/codemode/core"
@@ -17,7 +18,8 @@ import (
 type Request struct {
 	// Object is the object's name (ObjectName).
 	Object string
-	// Op is "exec", "wait" or "surface".
+	// Op is "exec", "wait", "surface" or "touch" (the front's own, see
+	// Forwarder.Later).
 	Op string
 	// Body is the JSON message (see message).
 	Body []byte
@@ -61,6 +63,16 @@ type Forwarder struct {
 	// PollsPerSecond is the loop guard's poll budget rate for the object's
 	// core (WorkerdPollsPerSecond).
 	PollsPerSecond int64
+	// Later runs the touch that follows a waiting answer after the answer went
+	// out: the Worker's ctx.waitUntil (front/main.go). The touch makes the
+	// object's core restart that run's snapshot TTL (core.Runtime.RestartTTL):
+	// on Cloudflare the object's clock stands still during CPU work, so the
+	// suspension was stamped with the time the exec or wait arrived, and the
+	// touch, a request of its own, arrives when the clock is right again. Nil
+	// sends it before the answer.
+	Later func(task func())
+	// Logger receives touches that did not reach the object (nil: none).
+	Logger *slog.Logger
 }
 
 var _ edge.Runtime = (*Forwarder)(nil)
@@ -99,7 +111,27 @@ func (f *Forwarder) result(ctx context.Context, op string, call core.CallInfo, i
 	if err := json.Unmarshal(b, &res); err != nil || res.Status == "" {
 		return unavailable("the session's answer was not a Code Mode result")
 	}
+	if res.Status == core.StatusWaiting && res.RunID != "" {
+		f.touch(ctx, call, res.RunID)
+	}
 	return res
+}
+
+// touch asks the object to restart the run's snapshot TTL (see Later). The
+// object's refusal (the run was already resumed or ended) needs nothing; only
+// a failure to reach the object is logged: the run then keeps its first stamp.
+func (f *Forwarder) touch(ctx context.Context, call core.CallInfo, runID string) {
+	ctx = context.WithoutCancel(ctx)
+	task := func() {
+		if _, err := f.send(ctx, "touch", call.Principal, call.Scope, core.WaitInput{RunID: runID}, ""); err != nil && f.Logger != nil {
+			f.Logger.Warn("touch did not reach the session object", "run", runID, "reason", err.Error())
+		}
+	}
+	if f.Later == nil {
+		task()
+		return
+	}
+	f.Later(task)
 }
 
 // Surface asks the session's object for its model-visible tools (its core

@@ -26,6 +26,9 @@ type FrontOptions struct {
 	Client *http.Client
 	// Logger receives edge's request log and MCP connection failures.
 	Logger *slog.Logger
+	// Later runs work after the answer (Forwarder.Later): the Worker's
+	// ctx.waitUntil.
+	Later func(task func())
 }
 
 // NewFront builds the front's handler for a request to path: the edge handler
@@ -75,7 +78,8 @@ func NewFront(ctx context.Context, path string, o FrontOptions) (http.Handler, f
 		closeAll()
 		return nil, nil, err
 	}
-	h, err := edge.New(&Forwarder{Relay: relay, Send: o.Send, InterruptsPerSecond: o.Settings.InterruptsPerSecond, PollsPerSecond: o.Settings.PollsPerSecond}, edge.Options{
+	h, err := edge.New(&Forwarder{Relay: relay, Send: o.Send, InterruptsPerSecond: o.Settings.InterruptsPerSecond, PollsPerSecond: o.Settings.PollsPerSecond,
+		Later: o.Later, Logger: o.Logger}, edge.Options{
 		Tokens: o.Settings.Tokens, AllowedOrigins: o.Settings.AllowedOrigins, MaxBodyBytes: o.Settings.MaxBodyBytes, Logger: o.Logger,
 		Version: Version, Engine: "quickjs-wasi on V8 (Cloudflare Durable Object)",
 	})

@@ -193,3 +193,60 @@ func TestReadSettingsTakesTheServeConfig(t *testing.T) {
 		t.Errorf("origins: %v", s.AllowedOrigins)
 	}
 }
+
+// TestFrontTouchesAWaitingRun: an exec or wait the object answered waiting is
+// followed, after the answer, by a touch of that run in the same object (the
+// object restarts its TTL then, see Forwarder.Later); other answers are not.
+func TestFrontTouchesAWaitingRun(t *testing.T) {
+	s, err := worker.ReadSettings(settings(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path, body, answer string
+		touch              bool
+	}{
+		{"/v1/exec", `{"code":"await yield_control()","scope":{"agentId":"a","sessionId":"s"}}`, `{"status":"waiting","runId":"cm_1","reason":"yield","telemetry":{}}`, true},
+		{"/v1/wait", `{"runId":"cm_1","scope":{"agentId":"a","sessionId":"s"}}`, `{"status":"waiting","runId":"cm_1","reason":"pending_tools","telemetry":{}}`, true},
+		{"/v1/exec", `{"code":"return 1","scope":{"agentId":"a","sessionId":"s"}}`, `{"status":"completed","value":1,"telemetry":{}}`, false},
+		{"/v1/wait", `{"runId":"cm_1","scope":{"agentId":"a","sessionId":"s"}}`, `{"status":"failed","code":"invalid_input","error":"code mode run is unavailable or expired.","telemetry":{}}`, false},
+	} {
+		var sent []worker.Request
+		send := func(_ context.Context, r worker.Request) ([]byte, error) {
+			sent = append(sent, r)
+			if r.Op == "touch" {
+				return []byte(`{"ok":true,"expiresAt":1}`), nil
+			}
+			return []byte(c.answer), nil
+		}
+		var later []func()
+		h, closeAll, err := worker.NewFront(context.Background(), c.path, worker.FrontOptions{Settings: s, Send: send,
+			Later: func(task func()) { later = append(later, task) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := httptest.NewRequest("POST", c.path, strings.NewReader(c.body))
+		req.Header.Set("Authorization", "Bearer alice-token-0123456789")
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		closeAll()
+		if rec.Code != 200 || len(sent) != 1 {
+			t.Fatalf("%s: %d %s, sent %+v", c.path, rec.Code, rec.Body, sent)
+		}
+		if len(later) != map[bool]int{true: 1, false: 0}[c.touch] {
+			t.Fatalf("%s answering %s: %d touches scheduled", c.path, c.answer, len(later))
+		}
+		if !c.touch {
+			continue
+		}
+		later[0]() // after the answer, as ctx.waitUntil runs it
+		touch := sent[1]
+		var msg map[string]any
+		json.Unmarshal(touch.Body, &msg)
+		in, _ := msg["input"].(map[string]any)
+		if touch.Op != "touch" || touch.Object != sent[0].Object || msg["principal"] != "alice" || in["runId"] != "cm_1" || msg["ttlSeconds"] != float64(900) {
+			t.Fatalf("touch: %+v %s", touch, touch.Body)
+		}
+	}
+}

@@ -215,3 +215,52 @@ func TestZEvictionAnswersInvalidInputPromptly(t *testing.T) {
 	}
 	t.Logf("wait after eviction answered in %v", d.Round(time.Millisecond))
 }
+
+// The snapshot TTL of a run that suspended at the end of a long CPU burst
+// counts from its suspension: the front touches the run after the waiting
+// answer (in ctx.waitUntil) and the object's core restarts its TTL then
+// (core.Runtime.RestartTTL). On Cloudflare that is what gives the run its full
+// TTL, since the object's clock stands still during the burst; local workerd's
+// clock moves during CPU work, so here the test shows that the touch path
+// works on workerd (the answer, the front's Go program that waits for the
+// touch, the object's touch op, its keep-alive) and that the TTL holds from
+// the suspension and then ends, not the frozen clock itself (core's
+// TestRestartTTLGivesTheFullTTLFromTheTouch does that). Runs last: it
+// restarts workerd with a 10 s TTL.
+func TestZZSnapshotTTLCountsFromTheSuspensionAfterACPUBurst(t *testing.T) {
+	const ttl = 10 * time.Second
+	env.config = fmt.Sprintf("{enabled: true, timeoutMs: %d, snapshotTtlSeconds: %d, memoryLimitBytes: 33554432, maxSnapshotBytes: 4194304}", testTimeoutMs, int(ttl/time.Second))
+	restartRuntime(t)
+	sc := sessionScope(t)
+	exec1(t, tokenAlice, sc, "return 1") // start the object's core first
+	burst := "const t = Date.now(); while (Date.now() - t < 1000) {} await yield_control(); return 'kept'"
+	type suspended struct {
+		id string
+		at time.Time // when the waiting answer arrived
+	}
+	var runs []suspended
+	for i := 0; i < 2; i++ {
+		m := exec1(t, tokenAlice, sc, burst)
+		id, _ := m["runId"].(string)
+		if m["status"] != "waiting" || id == "" {
+			t.Fatalf("exec: %v", m)
+		}
+		runs = append(runs, suspended{id, time.Now()})
+	}
+	time.Sleep(time.Until(runs[0].at.Add(ttl - 3*time.Second)))
+	if m := wait1(t, tokenAlice, sc, runs[0].id); m["status"] != "completed" || m["value"] != "kept" {
+		t.Fatalf("wait %v after the suspension (TTL %v): %v", time.Since(runs[0].at).Round(time.Millisecond), ttl, m)
+	}
+	time.Sleep(time.Until(runs[1].at.Add(ttl + 3*time.Second)))
+	m := wait1(t, tokenAlice, sc, runs[1].id)
+	if m["status"] != "failed" || m["code"] != "invalid_input" || !strings.Contains(fmt.Sprint(m["error"]), "unavailable or expired") {
+		t.Fatalf("wait %v after the suspension (TTL %v): %v", time.Since(runs[1].at).Round(time.Millisecond), ttl, m)
+	}
+	// A touch that failed is logged by the front or the object.
+	log, _ := os.ReadFile(env.wrangler.log.Name())
+	for _, bad := range []string{"touch did not reach", "session touch failed"} {
+		if strings.Contains(string(log), bad) {
+			t.Fatalf("the workerd log says %q:\n%s", bad, log)
+		}
+	}
+}

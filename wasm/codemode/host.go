@@ -60,6 +60,8 @@ func (h *host) api() js.Value {
 		"surface": h.surface,
 		"catalog": h.catalog,
 		"abort":   h.abort,
+		// restartTTL: for hosts whose clock stands still during CPU work.
+		"restartTTL": h.restartTTL,
 		"close":   h.close,
 		// IDE helpers: the core's own config parser and its transcript.
 		"checkConfig": h.checkConfig,
@@ -256,6 +258,37 @@ func (h *host) abort(args []js.Value) (string, error) {
 		return "", err
 	}
 	return marshal(rt.Abort(core.Scope{}, strArg(args, 0)))
+}
+
+// ttlAnswer is restartTTL's answer: the new expiry, or the core's refusal
+// (a spec error code and wait's message for the same runId).
+type ttlAnswer struct {
+	OK        bool           `json:"ok"`
+	ExpiresAt int64          `json:"expiresAt,omitempty"` // ms since the epoch
+	Code      core.ErrorCode `json:"code,omitempty"`
+	Error     string         `json:"error,omitempty"`
+}
+
+// restartTTL restarts a suspended run's snapshot TTL from now
+// (core.Runtime.RestartTTL): args are the runId and the optional scope JSON.
+func (h *host) restartTTL(args []js.Value) (string, error) {
+	rt, err := h.runtime()
+	if err != nil {
+		return "", err
+	}
+	scope, err := scopeArg(args, 1)
+	if err != nil {
+		return "", fmt.Errorf("restartTTL: %v", err)
+	}
+	expires, err := rt.RestartTTL(core.CallInfo{Scope: scope}, strArg(args, 0))
+	var re *core.RunError
+	if errors.As(err, &re) {
+		return marshal(ttlAnswer{Code: re.Code, Error: re.Message})
+	}
+	if err != nil {
+		return "", err
+	}
+	return marshal(ttlAnswer{OK: true, ExpiresAt: expires.UnixMilli()})
 }
 
 func (h *host) close(args []js.Value) (string, error) {

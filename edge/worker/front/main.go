@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	"sync"
 	"syscall/js"
 
 	"github.com/codemode-go/codemode/edge/worker"
@@ -23,7 +24,18 @@ const Binding = "CODEMODE_SESSION"
 
 func main() {
 	logger := slog.New(slog.NewTextHandler(os.Stdout, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	workers.Serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	// later is work that outlives the answer (the touch after a waiting
+	// result): ctx.waitUntil keeps the request alive for it, and main waits for
+	// it too, since this Go program exits once the answer's body is read.
+	var pending sync.WaitGroup
+	later := func(task func()) {
+		pending.Add(1)
+		cloudflare.WaitUntil(func() {
+			defer pending.Done()
+			task()
+		})
+	}
+	workers.ServeNonBlock(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s, err := worker.ReadSettings(cloudflare.Getenv)
 		if err != nil {
 			unavailable(w, err.Error())
@@ -38,7 +50,7 @@ func main() {
 		// proxy ("Illegal invocation" in workerd): call it on globalThis.
 		client := fetch.NewClient(fetch.WithBinding(js.Global().Get("globalThis"))).HTTPClient(fetch.RedirectModeFollow)
 		h, closeAll, err := worker.NewFront(r.Context(), r.URL.Path, worker.FrontOptions{
-			Settings: s, Send: send, Client: client, Logger: logger,
+			Settings: s, Send: send, Client: client, Logger: logger, Later: later,
 		})
 		if err != nil {
 			unavailable(w, "the Worker could not start: "+err.Error())
@@ -47,6 +59,9 @@ func main() {
 		defer closeAll()
 		h.ServeHTTP(w, r)
 	}))
+	workers.Ready()
+	<-workers.Done()
+	pending.Wait()
 }
 
 // unavailable answers a misconfigured Worker in the API's error shape.

@@ -45,6 +45,15 @@ export class RunTracker {
     this.#sweep();
   }
 
+  /**
+   * renew moves a waiting run's expiry to the core's new one (expiresAt, ms
+   * since the epoch, from restartTTL after a touch); unknown runs stay unknown.
+   */
+  renew(runId, expiresAt) {
+    if (this.#runs.has(runId) && Number.isFinite(expiresAt)) this.#runs.set(runId, expiresAt);
+    this.#sweep();
+  }
+
   #sweep() {
     const now = this.#clock.now();
     for (const [id, expiry] of this.#runs) {

@@ -46,3 +46,18 @@ test("a completed exec leaves nothing behind", () => {
   r.observe({ status: "completed", value: 1 }, null, 900);
   assert.equal(r.alive, false);
 });
+
+test("a touch moves a run's expiry to the core's restarted TTL", () => {
+  const c = fakeClock();
+  const r = new RunTracker(c);
+  r.observe({ status: "waiting", runId: "a" }, null, 12); // stamped at 0: expires at 12 s
+  c.tick(); // 5 s
+  r.renew("a", c.now() + 12_000); // the core restarted its TTL: 17 s
+  r.renew("gone", c.now() + 12_000);
+  assert.equal(r.size, 1);
+  c.tick(); c.tick(); // 15 s: past the first stamp, before the new one
+  assert.equal(r.size, 1);
+  c.tick(); // 20 s
+  assert.equal(r.size, 0);
+  assert.equal(r.alive, false);
+});

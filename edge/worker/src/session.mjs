@@ -17,8 +17,15 @@ import { RunTracker } from "./runs.mjs";
 /** The core's answer for an unknown, expired or foreign runId (core/store.go). */
 export const UNAVAILABLE = "code mode run is unavailable or expired.";
 
-/** Forwarded operations the front may ask for. */
-const OPS = new Set(["exec", "wait", "surface"]);
+/**
+ * Forwarded operations the front may ask for. touch is the front's own, never
+ * a client's: after an exec or wait answered waiting, the front sends it (in
+ * ctx.waitUntil) so the core restarts that run's snapshot TTL. On Cloudflare
+ * this object's clock stands still during CPU work, so the suspension was
+ * stamped with the time its request arrived; touch arrives as I/O, when the
+ * clock is right again.
+ */
+const OPS = new Set(["exec", "wait", "surface", "touch"]);
 
 export class CodeModeSession extends DurableObject {
   /** @type {Promise<any> | null} the core, started on the first request */
@@ -60,6 +67,7 @@ export class CodeModeSession extends DurableObject {
       return fail(403, "forbidden", "this session belongs to another principal");
     }
     this.#principal = msg.principal;
+    if (op === "touch") return this.#touch(msg); // no relays: the auth stays the caller's
     this.#auth.value = request.headers.get("x-codemode-relay-auth") ?? "";
     if (op === "wait" && !this.#core && String(msg.input?.runId ?? "").trim() !== "") {
       // A new object (first request, or after an eviction or a deploy) holds
@@ -100,6 +108,28 @@ export class CodeModeSession extends DurableObject {
       }
       case "surface":
         return Response.json(await cm.surface(msg.format ?? "plain", { scope: msg.scope }));
+    }
+  }
+
+  /**
+   * touch restarts a waiting run's TTL (core.Runtime.RestartTTL) and moves its
+   * keep-alive to the core's new expiry. It answers the core's {ok, expiresAt}
+   * or its refusal {ok: false, code, error}: a run already resumed or ended
+   * is refused, which is harmless (a resumed run is stamped anew when it
+   * suspends again, and the front touches it again then). A new object has no
+   * runs and starts no core for a touch.
+   */
+  async #touch(msg) {
+    const runId = msg.input?.runId;
+    if (typeof runId !== "string") return fail(400, "invalid_request", "touch needs input.runId");
+    if (!this.#core) return Response.json({ ok: false, code: "invalid_input", error: UNAVAILABLE });
+    try {
+      const answer = await (await this.#core).restartTTL(runId, { scope: msg.scope });
+      if (answer.ok) this.#runs.renew(runId, answer.expiresAt);
+      return Response.json(answer);
+    } catch (err) {
+      console.error("session touch failed:", err?.message ?? String(err));
+      return Response.json({ ok: false, code: "internal_error", error: "code mode could not restart the run's TTL." });
     }
   }
 
