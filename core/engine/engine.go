@@ -123,6 +123,15 @@ type Zeroer interface {
 	Zero(off, n uint32) bool
 }
 
+// MemoryReserver is an optional interface of Module: instances made after
+// ReserveMemory start with room for that many bytes of linear memory, so
+// growing a new instance to the template's size does not copy the memory it
+// started with (wazero copied the 1.18 MB minimum memory once per instance).
+type MemoryReserver interface {
+	// ReserveMemory sets the capacity later instances start with.
+	ReserveMemory(bytes uint32)
+}
+
 // PageSize is the WebAssembly page size.
 const PageSize = 65536
 

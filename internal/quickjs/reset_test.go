@@ -99,6 +99,19 @@ func TestResetInstanceIsTheTemplateByteForByte(t *testing.T) {
 		if fresh.inst == inst {
 			t.Fatal("not a new instance")
 		}
+		loaded := &VM{rt: rt, callbacks: map[string]HostFunc{}}
+		ni, err := rt.module.Instantiate(ctx, &hostRef{vm: loaded})
+		if err != nil {
+			t.Fatal(err)
+		}
+		loaded.attach(pooled{ni, &hostRef{vm: loaded}})
+		if err := loaded.load(rt.tmpl); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := loaded.mem.View(0, loaded.mem.Size()); !bytes.Equal(got, rt.tmpl.mem) {
+			t.Fatal("a new instance (its memory reserved up front) does not hold the template")
+		}
+		loaded.discard()
 		if r, err := fresh.EvalJSON(`typeof scribble`); err != nil || r != "undefined" {
 			t.Fatalf("fresh VM: %v %v", r, err)
 		}

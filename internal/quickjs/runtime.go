@@ -112,6 +112,9 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 	if err := r.buildTemplate(ctx); err != nil {
 		return nil, err
 	}
+	if res, ok := mod.(engine.MemoryReserver); ok {
+		res.ReserveMemory(uint32(len(r.tmpl.mem)))
+	}
 	return r, nil
 }
 

@@ -12,12 +12,14 @@ import (
 	"path/filepath"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/codemode-go/codemode/core/engine"
 	"github.com/codemode-go/codemode/core/engine/internal/loopguard"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
 )
 
 // Options configures the engine.
@@ -223,9 +225,34 @@ type module struct {
 	rt       wazero.Runtime
 	compiled wazero.CompiledModule
 	ctxDone  bool
+	reserve  atomic.Uint64 // bytes of capacity a new instance's memory starts with
 }
 
+// ReserveMemory implements engine.MemoryReserver.
+func (m *module) ReserveMemory(bytes uint32) { m.reserve.Store(uint64(bytes)) }
+
+// linearMemory is an instance's memory allocated with room for the reserve
+// up front; growing within it only extends the slice (its bytes past the
+// length were zeroed by make and never written, memory never shrinking).
+type linearMemory struct{ buf []byte }
+
+func (l *linearMemory) Reallocate(size uint64) []byte {
+	if size <= uint64(cap(l.buf)) {
+		l.buf = l.buf[:size]
+	} else {
+		l.buf = append(l.buf, make([]byte, size-uint64(len(l.buf)))...)
+	}
+	return l.buf
+}
+
+func (l *linearMemory) Free() { l.buf = nil }
+
 func (m *module) Instantiate(ctx context.Context, host engine.Host) (engine.Instance, error) {
+	if r := m.reserve.Load(); r > 0 {
+		ctx = experimental.WithMemoryAllocator(ctx, experimental.MemoryAllocatorFunc(func(capacity, limit uint64) experimental.LinearMemory {
+			return &linearMemory{buf: make([]byte, 0, min(limit, max(capacity, r)))}
+		}))
+	}
 	// An empty name makes the instance anonymous, so many can coexist.
 	mod, err := m.rt.InstantiateModule(ctx, m.compiled, wazero.NewModuleConfig().WithName("").WithStartFunctions())
 	if err != nil {
