@@ -99,11 +99,32 @@ func (f *funcRewriter) body(b []byte, params uint32) ([]byte, error) {
 	return append(out, code...), nil
 }
 
+// DispatchTargets is the br_table size that marks QuickJS's bytecode dispatch
+// loop (JS_CallInternal: one br_table over its ~250 opcodes; the next largest
+// br_table of the pinned quickjs.wasm has 125 targets). That loop gets no
+// countdown: it runs once per bytecode, so its check was most of the guard's
+// cost on compute, and it needs none, because QuickJS-NG itself counts every
+// jump (goto, if_true, if_false) and every call down to its interrupt handler
+// (js_poll_interrupts), which ends the guest at the deadline or when its
+// interrupt budget is spent. Between two of those checks the dispatch loop only
+// runs straight-line bytecode; whatever loops inside a bytecode (inner loops of
+// JS_CallInternal, every other function: the built-ins) keeps its countdown.
+const DispatchTargets = 200
+
+// block is an open block of expr: a loop records where its countdown check
+// starts in the output and the largest br_table directly inside it.
+type block struct {
+	loop     bool
+	check    int // offset of the check in out; -1 when it has none
+	checkLen int
+	maxTable uint32
+}
+
 // expr copies instructions from r until the end that closes the expression.
 // guard adds the checks (function bodies); constant expressions only remap.
 func (f *funcRewriter) expr(r *reader, scratch uint32, guard bool) ([]byte, bool, error) {
 	out := make([]byte, 0, len(r.b)-r.pos+len(r.b)/16)
-	depth := 1
+	blocks := []block{{check: -1}}
 	used := false
 	for r.err == nil {
 		start := r.pos
@@ -111,32 +132,49 @@ func (f *funcRewriter) expr(r *reader, scratch uint32, guard bool) ([]byte, bool
 		switch {
 		case op == 0x02 || op == 0x04 || op == 0x06: // block, if, try
 			blockType(r)
-			depth++
+			blocks = append(blocks, block{check: -1})
 		case op == 0x03: // loop
 			blockType(r)
-			depth++
 			out = append(out, r.b[start:r.pos]...)
+			b := block{loop: true, check: -1}
 			if guard {
+				b.check = len(out)
 				out = f.loopCheck(out)
+				b.checkLen = len(out) - b.check
 			}
+			blocks = append(blocks, b)
 			continue
 		case op == 0x0b: // end
-			depth--
-			if depth == 0 {
+			b := blocks[len(blocks)-1]
+			blocks = blocks[:len(blocks)-1]
+			if len(blocks) == 0 {
 				out = append(out, op)
 				return out, used, r.err
+			}
+			if b.loop && b.check >= 0 && b.maxTable >= DispatchTargets {
+				// The bytecode dispatch loop: drop its check (see DispatchTargets).
+				out = append(out[:b.check], out[b.check+b.checkLen:]...)
 			}
 		case op == 0x05 || op == 0x19 || op == 0x00 || op == 0x01 || op == 0x0f || op == 0x1a || op == 0x1b || op == 0xd1:
 		case op == 0x18: // delegate ends a try block
 			r.u32()
-			depth--
+			if len(blocks) > 1 {
+				blocks = blocks[:len(blocks)-1]
+			}
 		case op == 0x07 || op == 0x08 || op == 0x09 || op == 0x0c || op == 0x0d: // catch, throw, rethrow, br, br_if
 			r.u32()
 		case op == 0x0e: // br_table
-			for k := r.u32(); k > 0 && r.err == nil; k-- {
+			k := r.u32()
+			for i := k; i > 0 && r.err == nil; i-- {
 				r.u32()
 			}
 			r.u32()
+			for i := len(blocks) - 1; i > 0; i-- {
+				if blocks[i].loop {
+					blocks[i].maxTable = max(blocks[i].maxTable, k)
+					break
+				}
+			}
 		case op == 0x10 || op == 0x12 || op == 0xd2: // call, return_call, ref.func
 			out = append(out, op)
 			out = appendU32(out, f.fn(r.u32()))

@@ -10,7 +10,9 @@
 // global, a countdown, which every loop header decrements by one and every
 // memory.copy / memory.fill by one per 2^BulkShift bytes; when it reaches zero
 // the code calls the imported function PollModule.PollName, which returns the
-// next countdown (or never returns: the host stops the instance there).
+// next countdown (or never returns: the host stops the instance there). The one
+// loop left without a countdown is QuickJS's bytecode dispatch (see
+// DispatchTargets), which QuickJS bounds itself through its interrupt handler.
 //
 // wazero's own WithCloseOnContextDone does the same at every back-edge, but
 // with a context check per iteration; measured on the benchmark workloads it

@@ -47,8 +47,13 @@ var errStop = errors.New("stopped by the host")
 // stopAfter polls, poll panics, which is how a host stops the guest.
 func instantiate(t *testing.T, interp bool, stopAfter int) (api.Module, *int) {
 	t.Helper()
+	return instantiateModule(t, spin, interp, stopAfter)
+}
+
+func instantiateModule(t *testing.T, wasm []byte, interp bool, stopAfter int) (api.Module, *int) {
+	t.Helper()
 	ctx := context.Background()
-	g, err := loopguard.Rewrite(spin)
+	g, err := loopguard.Rewrite(wasm)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,6 +116,58 @@ func TestBulkMemoryIsChargedBySize(t *testing.T) {
 		}
 		if *polls < tc.min || *polls > tc.max {
 			t.Errorf("%s: %d polls, want %d..%d", tc.name, *polls, tc.min, tc.max)
+		}
+	}
+}
+
+// dispatch is a module whose export "run" (param i32) loops that many times
+// around a br_table of n targets, like an interpreter's dispatch loop:
+//
+//	(loop (block (br_table 0 ... 0 (i32.const 0))) (br_if 0 (local.tee 0 (i32.sub (local.get 0) (i32.const 1)))))
+func dispatch(n int) []byte {
+	sec := func(id byte, body ...byte) []byte { return append([]byte{id, byte(len(body))}, body...) }
+	body := []byte{0x00, 0x03, 0x40, 0x02, 0x40, 0x41, 0x00, 0x0e, byte(n&0x7f | 0x80), byte(n >> 7)}
+	body = append(body, make([]byte, n+1)...) // n targets and the default, all label 0
+	body = append(body, 0x0b, 0x20, 0x00, 0x41, 0x01, 0x6b, 0x22, 0x00, 0x0d, 0x00, 0x0b, 0x0b)
+	entry := append(append([]byte{0x01}, leb(len(body))...), body...)
+	code := append(append([]byte{0x0a}, leb(len(entry))...), entry...)
+	m := []byte{0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00}
+	m = append(m, sec(0x01, 0x02, 0x60, 0x00, 0x00, 0x60, 0x01, 0x7f, 0x00)...)
+	m = append(m, sec(0x02, 0x01, 0x03, 'e', 'n', 'v', 0x03, 'n', 'o', 'p', 0x00, 0x00)...)
+	m = append(m, sec(0x03, 0x01, 0x01)...)
+	m = append(m, sec(0x07, 0x01, 0x03, 'r', 'u', 'n', 0x00, 0x01)...)
+	return append(m, code...)
+}
+
+func leb(n int) []byte {
+	var b []byte
+	for {
+		c := byte(n & 0x7f)
+		n >>= 7
+		if n == 0 {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
+}
+
+// TestDispatchLoopHasNoCountdown: a loop around a br_table of DispatchTargets
+// targets (QuickJS's bytecode dispatch, whose jumps and calls QuickJS counts
+// itself) is left unguarded; one with a smaller br_table keeps its countdown.
+func TestDispatchLoopHasNoCountdown(t *testing.T) {
+	const iterations = 3 * loopguard.InitialCountdown
+	for _, tc := range []struct {
+		targets int
+		polls   bool
+	}{{loopguard.DispatchTargets - 1, true}, {loopguard.DispatchTargets, false}, {300, false}} {
+		for _, interp := range []bool{false, true} {
+			mod, polls := instantiateModule(t, dispatch(tc.targets), interp, 1<<30)
+			if _, err := mod.ExportedFunction("run").Call(context.Background(), iterations); err != nil {
+				t.Fatalf("%d targets: %v", tc.targets, err)
+			}
+			if got := *polls > 0; got != tc.polls {
+				t.Errorf("%d targets, interpreter=%v: %d polls, want polls=%v", tc.targets, interp, *polls, tc.polls)
+			}
 		}
 	}
 }
