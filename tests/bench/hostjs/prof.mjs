@@ -8,22 +8,15 @@
 // Args: [--work loop,fib,json] [--n 7] [--warm 3] [--top 12] [--noprof]
 //       [--sides ref:plain,host:guarded,host:plain] [--js-flags "..."]
 import { chromium } from "@playwright/test";
-import { spawn } from "node:child_process";
+import { chromiumArgs, startServe } from "./serve.mjs";
 
 const arg = (k, d) => (process.argv.includes(k) ? process.argv[process.argv.indexOf(k) + 1] : d);
 const works = arg("--work", "loop,fib,json").split(",");
 const sides = arg("--sides", "ref:plain,host:guarded,host:plain").split(",");
 const n = Number(arg("--n", "7")), warm = Number(arg("--warm", "3")), top = Number(arg("--top", "12"));
 const profile = !process.argv.includes("--noprof");
-const port = 20000 + Math.floor(Math.random() * 30000);
-const base = `http://127.0.0.1:${port}`;
-const server = spawn("build/codemode", ["serve", "--config", "tests/bench/hostjs/serve.json5", "--addr", `127.0.0.1:${port}`, "--static", "build/bench-hostjs"], { stdio: ["ignore", "pipe", "ignore"] });
-await new Promise((resolve, reject) => {
-  server.stdout.on("data", (d) => String(d).includes(base) && resolve());
-  server.on("exit", (c) => reject(new Error("codemode serve exited " + c)));
-  setTimeout(() => reject(new Error("codemode serve did not start")), 30000);
-});
-const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"];
+const { base, server } = await startServe();
+const args = [...chromiumArgs];
 if (arg("--js-flags", "")) args.push("--js-flags=" + arg("--js-flags", ""));
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args });
 try {

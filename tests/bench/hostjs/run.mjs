@@ -3,22 +3,16 @@
 // figures with ratios against quickjs-wasi's own host measured in the same run.
 // Flags: --out FILE writes the markdown section.
 import { chromium } from "@playwright/test";
-import { spawn, execFileSync } from "node:child_process";
+import { chromiumArgs, startServe } from "./serve.mjs";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
 const root = process.cwd();
 const outFile = process.argv.includes("--out") ? process.argv[process.argv.indexOf("--out") + 1] : "";
-const port = 20000 + Math.floor(Math.random() * 30000);
-const base = `http://127.0.0.1:${port}`;
-const server = spawn("build/codemode", ["serve", "--config", "tests/bench/hostjs/serve.json5", "--addr", `127.0.0.1:${port}`, "--static", "build/bench-hostjs"], { stdio: ["ignore", "pipe", "ignore"] });
-await new Promise((resolve, reject) => {
-  server.stdout.on("data", (d) => String(d).includes(base) && resolve());
-  server.on("exit", (c) => reject(new Error("codemode serve exited " + c)));
-  setTimeout(() => reject(new Error("codemode serve did not start")), 30000);
-});
+const { base, server } = await startServe();
 
-const launch = { executablePath: "/usr/bin/chromium", args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run"] };
+const launch = { executablePath: "/usr/bin/chromium", args: chromiumArgs };
 const bs = await chromium.launchServer(launch);
 const browser = await chromium.connect(bs.wsEndpoint());
 let result, load;
