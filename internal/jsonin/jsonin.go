@@ -192,7 +192,29 @@ func (w *walker) value(t reflect.Type, path string, depth int) *Error {
 	return &Error{WrongType, fmt.Sprintf("%s must be %s (got %s)", w.field(path), want, describeToken(tok))}
 }
 
+// object checks a struct's members: each key must name one of its fields.
 func (w *walker) object(t reflect.Type, path string, depth int) *Error {
+	return w.members(path, depth, func(key, sub string) (reflect.Type, *Error) {
+		f, ok := fieldByTag(t, key)
+		if !ok {
+			return nil, &Error{UnknownField, fmt.Sprintf("%s is not a known field (known: %s)", w.field(sub), knownFields(t, path))}
+		}
+		return f.Type, nil
+	})
+}
+
+// mapObject checks an object whose members all have t's element type.
+func (w *walker) mapObject(t reflect.Type, path string, depth int) *Error {
+	if t.Key().Kind() != reflect.String {
+		return &Error{Malformed, w.field(path) + " has no JSON shape"}
+	}
+	return w.members(path, depth, func(string, string) (reflect.Type, *Error) { return t.Elem(), nil })
+}
+
+// members walks an object's members up to its closing brace; typeOf says
+// what a key's value must be (or refuses the key). A key that appears twice
+// is refused, in a struct and in a map alike.
+func (w *walker) members(path string, depth int, typeOf func(key, sub string) (reflect.Type, *Error)) *Error {
 	seen := map[string]bool{}
 	for w.dec.More() {
 		tok, err := w.token()
@@ -201,45 +223,19 @@ func (w *walker) object(t reflect.Type, path string, depth int) *Error {
 		}
 		key := tok.(string) // encoding/json only hands out string keys here
 		sub := joinPath(path, key)
-		f, ok := fieldByTag(t, key)
-		if !ok {
-			return &Error{UnknownField, fmt.Sprintf("%s is not a known field (known: %s)", w.field(sub), knownFields(t, path))}
+		vt, err := typeOf(key, sub)
+		if err != nil {
+			return err
 		}
 		if seen[key] {
 			return &Error{DuplicateField, w.field(sub) + " appears more than once"}
 		}
 		seen[key] = true
-		if err := w.value(f.Type, sub, depth+1); err != nil {
+		if err := w.value(vt, sub, depth+1); err != nil {
 			return err
 		}
 	}
 	_, err := w.token() // the closing brace
-	return err
-}
-
-// mapObject checks an object whose members all have t's element type; a key
-// that appears twice is refused, as in a struct.
-func (w *walker) mapObject(t reflect.Type, path string, depth int) *Error {
-	if t.Key().Kind() != reflect.String {
-		return &Error{Malformed, w.field(path) + " has no JSON shape"}
-	}
-	seen := map[string]bool{}
-	for w.dec.More() {
-		tok, err := w.token()
-		if err != nil {
-			return err
-		}
-		key := tok.(string)
-		sub := joinPath(path, key)
-		if seen[key] {
-			return &Error{DuplicateField, w.field(sub) + " appears more than once"}
-		}
-		seen[key] = true
-		if err := w.value(t.Elem(), sub, depth+1); err != nil {
-			return err
-		}
-	}
-	_, err := w.token()
 	return err
 }
 
