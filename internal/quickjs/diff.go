@@ -44,7 +44,8 @@ func firstDiff(a, b []byte, i int) int {
 // all equal the stretch starts at p, else no stretch can start at or before
 // the last changed one among them, so it goes on right after that one.
 func runEnd(a, b []byte, i int) int {
-	const _ = uint(gapMerge-8) + uint(8-gapMerge) // the word is the stretch
+	// One word is one stretch: this fails to compile unless gapMerge is 8.
+	const _ = uint(gapMerge-8) + uint(8-gapMerge)
 	b = b[:len(a)]
 	p := i + 1
 	for p+gapMerge <= len(a) {
