@@ -100,7 +100,7 @@ func (f *funcRewriter) body(b []byte, params uint32) ([]byte, error) {
 }
 
 // DispatchTargets is the br_table size that marks QuickJS's bytecode dispatch
-// loop (JS_CallInternal: one br_table over its ~250 opcodes; the next largest
+// loop (JS_CallInternal: one br_table over its opcodes, 225 targets; the next largest
 // br_table of the pinned quickjs.wasm has 125 targets). That loop gets no
 // countdown: it runs once per bytecode, so its check was most of the guard's
 // cost on compute, and it needs none, because QuickJS-NG itself counts every
