@@ -31,6 +31,8 @@ const (
 	tokenBob   = "worker-token-bob-9876543210ab"
 	// timeoutMs of the test Worker: short, so slow tools suspend quickly.
 	testTimeoutMs = 2000
+	// ideOrigin is the page origin the test Worker allows (CORS).
+	ideOrigin = "http://ide.test"
 )
 
 // env is the running test environment.
@@ -101,12 +103,14 @@ func startWrangler() error {
 	tokens, _ := json.Marshal([]map[string]string{{"principal": "alice", "token": tokenAlice}, {"principal": "bob", "token": tokenBob}})
 	// One config document, as codemode serve reads it: the test's
 	// tools.codeMode and server-everything as a remote MCP server.
-	doc := fmt.Sprintf("{tools: {codeMode: %s}, mcp: {servers: {everything: {url: %q}}}}", env.config, env.mcpURL)
+	// CORS for one made-up page origin, so preflights reach the front.
+	doc := fmt.Sprintf("{tools: {codeMode: %s}, mcp: {servers: {everything: {url: %q}}}, cors: {allowedOrigins: [%q]}}", env.config, env.mcpURL, ideOrigin)
 	args := []string{filepath.Join(env.root, "node_modules/.bin/wrangler"), "dev", "--local", "-c", "edge/worker/wrangler.jsonc",
 		"--ip", "127.0.0.1", "--port", fmt.Sprint(env.port), "--inspector-port", fmt.Sprint(freePort()),
 		"--show-interactive-dev-session=false", "--log-level", "log", "--compatibility-date", "2026-05-03",
 		"--persist-to", filepath.Join(env.root, "build", "worker-test-state"),
-		"--var", "CODEMODE_TOKENS:" + string(tokens), "--var", "CODEMODE_CONFIG:" + doc}
+		"--var", "CODEMODE_TOKENS:" + string(tokens), "--var", "CODEMODE_CONFIG:" + doc,
+		"--var", "CODEMODE_DEBUG_INSTANCES:true"}
 	p, err := start(env.root, "wrangler", []string{
 		"WRANGLER_SEND_METRICS=false", "WRANGLER_SEND_ERROR_REPORTS=false", "CLOUDFLARE_CF_FETCH_ENABLED=false",
 		"WRANGLER_HIDE_BANNER=true", "WRANGLER_LOG_PATH=" + filepath.Join(env.root, "build", "wrangler-logs"),

@@ -59,9 +59,27 @@ func main() {
 		defer closeAll()
 		h.ServeHTTP(w, r)
 	}))
+	end := endSignal()
 	workers.Ready()
-	<-workers.Done()
+	select {
+	case <-workers.Done():
+	case <-end:
+	}
 	pending.Wait()
+}
+
+// endSignal registers binding.end, which index.mjs calls when the answer has
+// no body (a 204 CORS preflight): workers.Done fires only once a body stream
+// is read to its end, so without it such a request would leave this Go
+// program running for the life of the isolate.
+func endSignal() <-chan struct{} {
+	end := make(chan struct{})
+	var once sync.Once
+	js.Global().Get("context").Get("binding").Set("end", js.FuncOf(func(js.Value, []js.Value) any {
+		once.Do(func() { close(end) })
+		return nil
+	}))
+	return end
 }
 
 // unavailable answers a misconfigured Worker in the API's error shape.

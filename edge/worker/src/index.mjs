@@ -14,23 +14,36 @@ globalThis.tryCatch ??= (fn) => {
   }
 };
 
-/** runFront starts one Go instance of the front and returns its handleRequest. */
+// live counts front instances whose Go program has not exited yet: the
+// leak check of the tests (GET /debug/front-instances, only with the var
+// CODEMODE_DEBUG_INSTANCES=true) reads it.
+let live = 0;
+
+/** runFront starts one Go instance of the front and returns its binding (handleRequest, end). */
 async function runFront(env, ctx) {
   const binding = {};
   const go = new Go();
   let ready;
   const started = new Promise((resolve) => { ready = resolve; });
   const instance = new WebAssembly.Instance(front, { ...go.importObject, workers: { ready: () => ready() } });
-  go.run(instance, { env, ctx, binding });
+  live++;
+  go.run(instance, { env, ctx, binding }).finally(() => { live--; });
   await started;
-  return binding.handleRequest;
+  return binding;
 }
 
 export default {
   async fetch(request, env, ctx) {
     try {
-      const handle = await runFront(env, ctx);
-      return await handle(request);
+      if (env.CODEMODE_DEBUG_INSTANCES === "true" && new URL(request.url).pathname === "/debug/front-instances") {
+        return Response.json({ live });
+      }
+      const front = await runFront(env, ctx);
+      const response = await front.handleRequest(request);
+      // A body-less answer (a 204 preflight) is never read, so the front's
+      // workers.Done never fires: end its Go program here.
+      if (response.body === null) front.end();
+      return response;
     } catch (err) {
       // The front itself failed (its CPU or memory limit, a Go panic): answer
       // in the API's error shape, never the platform's page.
