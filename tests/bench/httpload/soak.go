@@ -625,8 +625,7 @@ func capacityPhase(url string, oneObject bool) capacityResult {
 // warmObjects sends one trivial exec per session and principal at once, so
 // the Worker's Durable Objects (one per principal and session) have their
 // cores loaded before the timed cells; it returns how long that took and any
-// exec that did not complete (workerd has answered 503 "Your worker restarted
-// mid-request" to concurrent first requests).
+// exec that did not complete.
 func warmObjects(url string, sessions int) (time.Duration, []string) {
 	began := time.Now()
 	var wg sync.WaitGroup

@@ -4,6 +4,14 @@ package main
 // (build/worker) on local workerd through `wrangler dev --local`, started and
 // stopped like tests/worker's harness, with workerd's own process read from
 // /proc for RSS.
+//
+// The soak talks to the workerd that runs the Worker, not to wrangler's dev
+// proxy in front of it (a second workerd that exists only under wrangler dev):
+// that proxy answers 503 "Your worker restarted mid-request" to a POST whose
+// hop to the Worker hit a network error (it retries only GET and HEAD), seen
+// once in a few hundred requests right after a client disconnect or on
+// concurrent first requests, and its own memory grows with the requests it
+// relays. Neither is the Worker's behaviour, and Cloudflare has no such proxy.
 
 import (
 	"encoding/json"
@@ -13,6 +21,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -23,7 +32,7 @@ import (
 type workerdTarget struct {
 	cmd     *exec.Cmd
 	url     string
-	workerd int // pid of workerd, the process whose memory is measured
+	workerd int // pid of the workerd that runs the Worker: its memory is measured
 	done    chan struct{}
 	logf    *os.File
 }
@@ -63,6 +72,8 @@ func startWorkerd(root string, timeoutMs, ttl int) (*workerdTarget, error) {
 	state := filepath.Join(root, "build", "soak-worker-state")
 	os.RemoveAll(state)
 	logName := fmt.Sprintf("soak-worker-wrangler-ttl%d.log", ttl)
+	debugLog := filepath.Join(root, "build", fmt.Sprintf("soak-worker-wrangler-ttl%d.debug.log", ttl))
+	os.Remove(debugLog)
 	logf, err := os.Create(filepath.Join(root, "build", logName))
 	if err != nil {
 		return nil, err
@@ -73,7 +84,7 @@ func startWorkerd(root string, timeoutMs, ttl int) (*workerdTarget, error) {
 		"--persist-to", state, "--var", "CODEMODE_TOKENS:"+string(tokens), "--var", "CODEMODE_CONFIG:"+workerCodeMode(timeoutMs, ttl))
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "WRANGLER_SEND_METRICS=false", "WRANGLER_SEND_ERROR_REPORTS=false",
-		"CLOUDFLARE_CF_FETCH_ENABLED=false", "WRANGLER_HIDE_BANNER=true", "WRANGLER_LOG_PATH="+filepath.Join(root, "build", "wrangler-logs"))
+		"CLOUDFLARE_CF_FETCH_ENABLED=false", "WRANGLER_HIDE_BANNER=true", "WRANGLER_LOG_PATH="+debugLog)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -103,12 +114,56 @@ func startWorkerd(root string, timeoutMs, ttl int) (*workerdTarget, error) {
 	}
 	if w.workerd = findWorkerd(cmd.Process.Pid); w.workerd == 0 {
 		w.stop()
-		return nil, fmt.Errorf("no workerd process in wrangler's process group")
+		return nil, fmt.Errorf("no workerd process with --inspector-addr (the one running the Worker) in wrangler's process group")
 	}
+	direct, err := workerURL(debugLog)
+	if err == nil {
+		err = healthy(direct)
+	}
+	if err != nil {
+		w.stop()
+		return nil, fmt.Errorf("the Worker's own address: %v (see %s)", err, filepath.Base(debugLog))
+	}
+	w.url = direct
 	return w, nil
 }
 
-// findWorkerd is the pid of the process named workerd in process group pgid.
+// userWorkerURL is how wrangler's debug log names the Worker's own address
+// when a (re)load completes: {"type":"reloadComplete","proxyData":
+// {"userWorkerUrl":{"protocol":"http:","hostname":"127.0.0.1","port":"…"}.
+var userWorkerURL = regexp.MustCompile(`"reloadComplete","proxyData":\{"userWorkerUrl":\{"protocol":"(https?):","hostname":"([^"]+)","port":"(\d+)"`)
+
+// workerURL reads the Worker's own address (behind wrangler's proxy) from the
+// last reload wrangler's debug log records.
+func workerURL(debugLog string) (string, error) {
+	b, err := os.ReadFile(debugLog)
+	if err != nil {
+		return "", err
+	}
+	m := userWorkerURL.FindAllSubmatch(b, -1)
+	if len(m) == 0 {
+		return "", fmt.Errorf("wrangler's debug log names no userWorkerUrl")
+	}
+	last := m[len(m)-1]
+	return fmt.Sprintf("%s://%s:%s", last[1], last[2], last[3]), nil
+}
+
+func healthy(url string) error {
+	resp, err := http.Get(url + "/healthz")
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s/healthz: status %d", url, resp.StatusCode)
+	}
+	return nil
+}
+
+// findWorkerd is the pid of the workerd in process group pgid that runs the
+// Worker: wrangler starts it with --inspector-addr. The other workerd there is
+// wrangler's proxy, and it comes first in /proc, so the name alone picks the
+// wrong process.
 func findWorkerd(pgid int) int {
 	dirs, _ := os.ReadDir("/proc")
 	for _, d := range dirs {
@@ -122,11 +177,14 @@ func findWorkerd(pgid int) int {
 		}
 		i := strings.LastIndexByte(string(b), ')')
 		open := strings.IndexByte(string(b), '(')
-		f := strings.Fields(string(b[i+2:]))
-		if open < 0 || len(f) < 3 || string(b[open+1:i]) != "workerd" {
+		if open < 0 || i < open || string(b[open+1:i]) != "workerd" {
 			continue
 		}
-		if g, _ := strconv.Atoi(f[2]); g == pgid {
+		if f := strings.Fields(string(b[i+2:])); len(f) < 3 || f[2] != strconv.Itoa(pgid) {
+			continue
+		}
+		args, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if strings.Contains(string(args), "\x00--inspector-addr") {
 			return pid
 		}
 	}
