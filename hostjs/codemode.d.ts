@@ -161,6 +161,8 @@ export interface CodeMode extends EventTarget {
   catalog(): Promise<ToolCatalogEntry[]>;
   /** Discards a suspended run; pending client tools see their signal abort. */
   abort(runId: string): Promise<boolean>;
+  /** The core's own Go runtime (goroutines, live heap bytes): for leak checks where no process is visible. */
+  stats(): Promise<{ goroutines: number; heapBytes: number }>;
   /**
    * Restarts a suspended run's snapshot TTL from now, for hosts whose clock
    * stands still during CPU work (a Cloudflare Durable Object): call it at the

@@ -338,6 +338,10 @@ class CodeMode extends EventTarget {
   async catalog() {
     return JSON.parse(await this._call("catalog", []));
   }
+  /** The core's Go runtime: {goroutines, heapBytes} (live heap), for leak checks. */
+  async stats() {
+    return JSON.parse(await this._call("stats", []));
+  }
   /** Discards a suspended run; its pending client tools see their signal abort. */
   async abort(runId) {
     if (typeof runId !== "string") throw new TypeError("abort: runId must be a string");

@@ -151,6 +151,24 @@ test("restartTTL restarts a waiting run's TTL; refusals carry wait's code and me
   await assert.rejects(cm.restartTTL("x", { scope: { agent: "a" } }), /scope: unknown field "agent"/);
 });
 
+test("stats: the core's goroutines come back to their count after execs, suspensions and client calls", async () => {
+  const before = await cm.stats();
+  assert.ok(Number.isInteger(before.goroutines) && before.goroutines > 0, JSON.stringify(before));
+  assert.ok(Number.isInteger(before.heapBytes) && before.heapBytes > 0, JSON.stringify(before));
+  for (let i = 0; i < 20; i++) {
+    assert.equal((await cm.exec({ code: `return ${i} + 1` })).value, i + 1);
+    const y = await cm.exec({ code: `await yield_control(); return await tools.callValue("client:demo:greet", {who: "x"});` });
+    assert.equal(y.status, "waiting", JSON.stringify(y));
+    assert.equal((await cm.wait({ runId: y.runId })).status, "completed");
+  }
+  let after = await cm.stats();
+  for (let i = 0; i < 50 && after.goroutines > before.goroutines; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    after = await cm.stats();
+  }
+  assert.ok(after.goroutines <= before.goroutines, `goroutines ${before.goroutines} -> ${after.goroutines}`);
+});
+
 test("a client tool sees the run's runId (the one wait takes), the same before and after a suspension", async () => {
   const y = await cm.exec({ code: `const a = await tools.callValue("client:demo:seen", {}); await yield_control(); const b = await tools.callValue("client:demo:seen", {}); return [a, b];` });
   assert.equal(y.status, "waiting", JSON.stringify(y));

@@ -14,19 +14,47 @@ import (
 
 // A client that hangs up while its cell waits on a slow tool must not hurt the
 // session: the very next request of that session is served.
+// The hang-ups leave no goroutine behind in the session objects' Go cores.
 func TestDisconnectMidRequestThenServed(t *testing.T) {
 	const clients, rounds = 6, 20
-	for c := 0; c < clients; c++ {
-		t.Run(fmt.Sprint("client", c), func(t *testing.T) {
-			t.Parallel()
-			disconnects(t, rounds)
-		})
+	scopes := make([]scope, clients)
+	for c := range scopes {
+		scopes[c] = scope{"agentId": "worker-tests", "sessionId": fmt.Sprintf("disconnect-%d", c), "sessionKey": "k1", "agentRunId": "r1"}
+		exec1(t, tokenAlice, scopes[c], `return 1`) // the session's object and core are up
+	}
+	before := coreGoroutines(t)
+	t.Run("clients", func(t *testing.T) {
+		for c := range scopes {
+			t.Run(fmt.Sprint(c), func(t *testing.T) {
+				t.Parallel()
+				disconnects(t, scopes[c], rounds)
+			})
+		}
+	})
+	// A hung-up exec's tool call ends a moment after the hang-up: poll briefly.
+	after := coreGoroutines(t)
+	for deadline := time.Now().Add(10 * time.Second); after > before && time.Now().Before(deadline); {
+		time.Sleep(200 * time.Millisecond)
+		after = coreGoroutines(t)
+	}
+	t.Logf("session cores' goroutines: %d before, %d after %d hang-ups", before, after, clients*rounds)
+	if after > before {
+		t.Fatalf("the session cores hold %d goroutines after %d hang-ups, %d before", after, clients*rounds, before)
 	}
 }
 
-func disconnects(t *testing.T, rounds int) {
-	sc := sessionScope(t)
-	exec1(t, tokenAlice, sc, `return 1`) // the session's DO is up
+// coreGoroutines sums the goroutines of the live session cores in workerd's
+// isolate (GET /debug/front-instances).
+func coreGoroutines(t *testing.T) int {
+	t.Helper()
+	s := instances(t)
+	if s.Objects == 0 || s.Goroutines == nil {
+		t.Fatalf("the debug route counts no session cores: %+v", s)
+	}
+	return *s.Goroutines
+}
+
+func disconnects(t *testing.T, sc scope, rounds int) {
 	for i := 0; i < rounds; i++ {
 		b, _ := json.Marshal(map[string]any{"code": `await tools.sleep_ms({ms: 400}); return "late"`, "scope": sc})
 		ctx, cancel := context.WithTimeout(context.Background(), time.Duration(60+i*4)*time.Millisecond)

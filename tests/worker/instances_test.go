@@ -9,9 +9,17 @@ import (
 	json "github.com/goccy/go-json"
 )
 
-// liveFronts reads how many Go instances of the front are still running
-// (index.mjs counts them; the route exists only with CODEMODE_DEBUG_INSTANCES).
-func liveFronts(t *testing.T) int {
+// debugInstances is GET /debug/front-instances (index.mjs; the route exists
+// only with CODEMODE_DEBUG_INSTANCES): front Go instances still running, and
+// the session objects' live cores with their goroutines and heap.
+type debugInstances struct {
+	Live       *int `json:"live"`
+	Objects    int  `json:"objects"`
+	Goroutines *int `json:"goroutines"`
+	HeapBytes  int64
+}
+
+func instances(t *testing.T) debugInstances {
 	t.Helper()
 	resp, err := http.Get(env.url + "/debug/front-instances")
 	if err != nil {
@@ -19,13 +27,17 @@ func liveFronts(t *testing.T) int {
 	}
 	defer resp.Body.Close()
 	raw, _ := io.ReadAll(resp.Body)
-	var v struct {
-		Live *int `json:"live"`
-	}
+	var v debugInstances
 	if err := json.Unmarshal(raw, &v); err != nil || v.Live == nil {
 		t.Fatalf("front-instances %d: %.200s", resp.StatusCode, raw)
 	}
-	return *v.Live
+	return v
+}
+
+// liveFronts reads how many Go instances of the front are still running.
+func liveFronts(t *testing.T) int {
+	t.Helper()
+	return *instances(t).Live
 }
 
 // A CORS preflight is answered 204 without a body, and syumai/workers ends a

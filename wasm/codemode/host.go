@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"syscall/js"
 
@@ -66,6 +67,9 @@ func (h *host) api() js.Value {
 		// IDE helpers: the core's own config parser and its transcript.
 		"checkConfig": h.checkConfig,
 		"transcript":  h.transcript,
+		// stats: this Go program's goroutines and heap, for leak checks
+		// on hosts that show no process (a Worker's Durable Object).
+		"stats": h.stats,
 	}
 	obj := js.Global().Get("Object").New()
 	for name, fn := range fns {
@@ -332,6 +336,13 @@ func (h *host) transcript(args []js.Value) (string, error) {
 		return `{"entries":[]}`, nil
 	}
 	return marshal(t)
+}
+
+// stats reports the core's own Go runtime: its goroutines and live heap bytes.
+func (h *host) stats(args []js.Value) (string, error) {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return marshal(map[string]uint64{"goroutines": uint64(runtime.NumGoroutine()), "heapBytes": ms.HeapAlloc})
 }
 
 // scopeArg reads the optional scope JSON at args[i] ("" or absent: no scope).

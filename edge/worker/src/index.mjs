@@ -4,6 +4,7 @@
 // wasm modules are imported, never compiled from bytes (workerd forbids that).
 import "./wasm_exec.js";
 import front from "./front.wasm";
+import { coreStats } from "./session.mjs";
 export { CodeModeSession } from "./session.mjs";
 
 globalThis.tryCatch ??= (fn) => {
@@ -15,8 +16,9 @@ globalThis.tryCatch ??= (fn) => {
 };
 
 // live counts front instances whose Go program has not exited yet: the
-// leak check of the tests (GET /debug/front-instances, only with the var
-// CODEMODE_DEBUG_INSTANCES=true) reads it.
+// leak checks of the tests and the soak (GET /debug/front-instances, only
+// with the var CODEMODE_DEBUG_INSTANCES=true) read it, beside the session
+// objects' cores in this isolate and their goroutines and heap.
 let live = 0;
 
 /** runFront starts one Go instance of the front and returns its binding (handleRequest, end). */
@@ -36,7 +38,7 @@ export default {
   async fetch(request, env, ctx) {
     try {
       if (env.CODEMODE_DEBUG_INSTANCES === "true" && new URL(request.url).pathname === "/debug/front-instances") {
-        return Response.json({ live });
+        return Response.json({ live, ...(await coreStats()) });
       }
       const front = await runFront(env, ctx);
       const response = await front.handleRequest(request);

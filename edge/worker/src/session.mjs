@@ -136,7 +136,7 @@ export class CodeModeSession extends DurableObject {
   /** The core, started once per object life from the front's codeMode config. */
   #open(msg) {
     if (!this.#core) {
-      this.#core = openCore({
+      const core = openCore({
         env: this.env,
         exports: this.ctx.exports,
         config: msg.config ?? {},
@@ -144,9 +144,35 @@ export class CodeModeSession extends DurableObject {
         interruptsPerSecond: msg.interruptsPerSecond,
         pollsPerSecond: msg.pollsPerSecond,
       });
+      this.#core = core;
+      if (this.env.CODEMODE_DEBUG_INSTANCES === "true") core.then((cm) => openCores.add(new WeakRef(cm)), () => {});
     }
     return this.#core;
   }
+}
+
+/**
+ * openCores holds weak references to the started cores of this isolate's
+ * session objects (only with CODEMODE_DEBUG_INSTANCES=true): the debug
+ * route's goroutine and heap totals read them. Weak, so an evicted object's
+ * core is not kept alive by the count.
+ */
+export const openCores = new Set();
+
+/** coreStats sums stats() over this isolate's live session cores. */
+export async function coreStats() {
+  const cores = [];
+  for (const ref of openCores) {
+    const cm = ref.deref();
+    if (cm) cores.push(cm);
+    else openCores.delete(ref);
+  }
+  const all = await Promise.all(cores.map((cm) => cm.stats()));
+  return {
+    objects: all.length,
+    goroutines: all.reduce((n, s) => n + s.goroutines, 0),
+    heapBytes: all.reduce((n, s) => n + s.heapBytes, 0),
+  };
 }
 
 /** A failed CodeModeResult for failures the core never saw. */

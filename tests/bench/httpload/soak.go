@@ -23,7 +23,8 @@ package main
 //
 // With -worker (./build.sh soak-worker) the same phases run against the
 // built Worker on local workerd (worker.go), scaled down (about 134 ms of
-// CPU per warm exec there): RSS is workerd's, goroutines are not visible,
+// CPU per warm exec there): RSS is workerd's, goroutines are the session
+// objects' Go cores' (the Worker's debug route sums their stats()),
 // the Worker has no fault tools (no panic/toolerror cells) and its 64-run
 // limit is per Durable Object, so the capacity phase holds 64 runs in one
 // session.
@@ -89,6 +90,15 @@ func settledGoroutines(t target) int {
 	httpClient.CloseIdleConnections()
 	time.Sleep(300 * time.Millisecond)
 	return t.goroutines()
+}
+
+// coreObjects is how many session cores a Worker target counts (0 elsewhere).
+func coreObjects(t target) int {
+	if w, ok := t.(*workerdTarget); ok {
+		s, _ := w.instances()
+		return s.Objects
+	}
+	return 0
 }
 
 // principal is one bearer token of the soak's server config.
@@ -396,9 +406,14 @@ func runSoak(o soakOptions) error {
 	// (phase 2 needs its own long-TTL server) and A stops: nothing may be
 	// left suspended.
 	time.Sleep(time.Duration(o.ttl)*time.Second + 1200*time.Millisecond)
-	gorBefore := settledGoroutines(a)
+	if o.worker {
+		// On the Worker the count is the session objects' cores: start the
+		// flatness phase's objects first, so before and after count the same.
+		flatWarm(a, workers)
+	}
+	gorBefore, objBefore := settledGoroutines(a), coreObjects(a)
 	flat := flatPhase(a, o.execs, workers)
-	gorAfter := settledGoroutines(a)
+	gorAfter, objAfter := settledGoroutines(a), coreObjects(a)
 	droppedA, stopErrA := a.stop()
 	live.Delete(a)
 
@@ -431,7 +446,8 @@ func runSoak(o soakOptions) error {
 		fmt.Printf("  %-34s %10s  %s MiB\n", "  VmRSS after each tenth", "", strings.Join(tr, " "))
 	}
 	if o.worker {
-		fmt.Printf("  %-34s %10s  not measured: workerd exposes no goroutine count (the cores are wasm in isolates)\n", "  server goroutines", "")
+		fmt.Printf("  %-34s %10s  before the flatness phase %d in %d cores, after it %d in %d (the live session objects' Go cores in workerd's isolate, by GET /debug/front-instances; idle objects are evicted)\n",
+			"  server goroutines", "", gorBefore, objBefore, gorAfter, objAfter)
 	} else {
 		fmt.Printf("  %-34s %10s  fresh %d, before the flatness phase %d, after it %d (GET /metrics of --metrics-addr, idle client connections closed)\n",
 			"  server goroutines", "", gorFresh, gorBefore, gorAfter)
@@ -462,9 +478,9 @@ func runSoak(o soakOptions) error {
 	c.check("every trivial exec completed", flat.bad == 0, fmt.Sprintf("(%d bad)", flat.bad))
 	c.check(fmt.Sprintf("RSS flat: end within %.0f%% of middle", o.rssTol*100), flat.rss[1] > 0 && float64(flat.rss[2]) <= float64(flat.rss[1])*(1+o.rssTol),
 		fmt.Sprintf("(%.1f -> %.1f MiB)", float64(flat.rss[1])/1024, float64(flat.rss[2])/1024))
+	c.check(fmt.Sprintf("goroutines flat: at most %d more after the %d execs than before", o.goroutineTol, flat.n),
+		gorBefore > 0 && gorAfter > 0 && gorAfter <= gorBefore+o.goroutineTol, fmt.Sprintf("(%d -> %d)", gorBefore, gorAfter))
 	if !o.worker {
-		c.check(fmt.Sprintf("goroutines flat: at most %d more after the %d execs than before", o.goroutineTol, flat.n),
-			gorBefore > 0 && gorAfter > 0 && gorAfter <= gorBefore+o.goroutineTol, fmt.Sprintf("(%d -> %d)", gorBefore, gorAfter))
 		c.check("nothing left suspended at shutdown", stopErrA == nil && stopErrB == nil && droppedA == 0 && droppedB == 0, fmt.Sprintf("(A %d, B %d)", droppedA, droppedB))
 	} else {
 		c.check("every warm-up exec (cold Durable Objects, concurrent) completed", len(warmProblems) == 0, fmt.Sprintf("(%d did not)", len(warmProblems)))
@@ -491,6 +507,13 @@ type flatResult struct {
 	// trace is VmRSS (KiB) after every tenth of the execs.
 	trace    []int
 	problems []string
+}
+
+// flatWarm sends one trivial exec from each of flatPhase's clients' sessions.
+func flatWarm(s target, workers int) {
+	for w := 0; w < workers; w++ {
+		authRunner{s.base(), principals[w%2].token}.exec(core.Scope{}, scopeJSON(1000+w), `return 0`)
+	}
 }
 
 // flatPhase sends n trivial execs from workers clients (alternating

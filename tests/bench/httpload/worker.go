@@ -81,7 +81,8 @@ func startWorkerd(root string, timeoutMs, ttl int) (*workerdTarget, error) {
 	cmd := exec.Command(filepath.Join(root, "node_modules/.bin/wrangler"), "dev", "--local", "-c", "edge/worker/wrangler.jsonc",
 		"--ip", "127.0.0.1", "--port", fmt.Sprint(port), "--inspector-port", fmt.Sprint(insp),
 		"--show-interactive-dev-session=false", "--log-level", "log", "--compatibility-date", "2026-05-03",
-		"--persist-to", state, "--var", "CODEMODE_TOKENS:"+string(tokens), "--var", "CODEMODE_CONFIG:"+workerCodeMode(timeoutMs, ttl))
+		"--persist-to", state, "--var", "CODEMODE_TOKENS:"+string(tokens), "--var", "CODEMODE_CONFIG:"+workerCodeMode(timeoutMs, ttl),
+		"--var", "CODEMODE_DEBUG_INSTANCES:true") // GET /debug/front-instances: the cores' goroutines
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "WRANGLER_SEND_METRICS=false", "WRANGLER_SEND_ERROR_REPORTS=false",
 		"CLOUDFLARE_CF_FETCH_ENABLED=false", "WRANGLER_HIDE_BANNER=true", "WRANGLER_LOG_PATH="+debugLog)
@@ -197,9 +198,36 @@ func (w *workerdTarget) rss() int { return procStatus(w.workerd, `VmRSS:\s+(\d+)
 
 func (w *workerdTarget) threads() int { return procStatus(w.workerd, `Threads:\s+(\d+)`) }
 
-// goroutines is -1: workerd runs the Go cores as wasm inside isolates and
-// exposes no count.
-func (w *workerdTarget) goroutines() int { return -1 }
+// goroutines sums the goroutines of the session objects' Go cores (wasm in
+// workerd's isolate, so no process shows them): the Worker's debug route
+// asks each live core's stats(). -1 if the route does not answer.
+func (w *workerdTarget) goroutines() int {
+	s, err := w.instances()
+	if err != nil {
+		return -1
+	}
+	return s.Goroutines
+}
+
+// instanceStats is GET /debug/front-instances: front Go programs still
+// running, and the session objects' cores with their goroutines and heap.
+type instanceStats struct {
+	Live, Objects, Goroutines int
+	HeapBytes                 int64
+}
+
+func (w *workerdTarget) instances() (instanceStats, error) {
+	var s instanceStats
+	resp, err := http.Get(w.url + "/debug/front-instances")
+	if err != nil {
+		return s, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return s, fmt.Errorf("/debug/front-instances: status %d", resp.StatusCode)
+	}
+	return s, json.NewDecoder(resp.Body).Decode(&s)
+}
 
 // stop ends the process group; the Worker logs no dropped-run count (-1).
 func (w *workerdTarget) stop() (int, error) {
