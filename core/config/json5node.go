@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -116,10 +117,10 @@ func (n *Node) writeJSON(b *strings.Builder) {
 		f, _ := n.Float()
 		if math.IsInf(f, 0) || math.IsNaN(f) {
 			b.WriteString("null")
-		} else if strings.ContainsAny(n.Num, "xX") || strings.HasPrefix(n.Num, "+") || strings.HasPrefix(strings.TrimPrefix(n.Num, "-"), ".") || strings.HasSuffix(n.Num, ".") {
+		} else if json.Valid([]byte(n.Num)) {
+			b.WriteString(n.Num) // the source text keeps its precision
+		} else { // JSON5-only spellings: 0x10, +1, .5, 5., 1.e3
 			b.WriteString(strconv.FormatFloat(f, 'g', -1, 64))
-		} else {
-			b.WriteString(n.Num)
 		}
 	case KindString:
 		writeJSONString(b, n.Str)

@@ -20,6 +20,7 @@ next'`, `"it's é A next"`},
 		{`{inf: Infinity, nan: -NaN}`, `{"inf":null,"nan":null}`},
 		{`"\ud83d\ude00"`, `"😀"`},
 		{`[]`, `[]`},
+		{`[1.e00, -2.E+1, 0.5e-1, 12345678901234567890]`, `[1,-20,0.5e-1,12345678901234567890]`},
 	} {
 		n, err := config.DecodeJSON5([]byte(c.in))
 		if err != nil {
