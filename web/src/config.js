@@ -45,12 +45,23 @@ export function mountConfig(el, { check, onValid }) {
     h("div.panel-head", null, h("h2", null, "Config"), h("span.spacer"), reset),
     h("p.muted.small", null, "Limits of ", h("code", null, "tools.codeMode"), ", checked by the core as you type; a valid config applies to the next run."),
     host, status);
-  let timer, version = 0;
-  const validate = async (text) => {
-    const v = ++version;
+  let timer, version = 0, checking = Promise.resolve(), dirty = null;
+  // pending marks the status at once on an edit, so it never says "Valid" of
+  // text the core has not checked yet (the check itself is debounced).
+  const pending = () => {
+    ++version;
     status.className = "config-status";
     status.textContent = "checking…";
     status.removeAttribute("data-invalid");
+  };
+  const validate = (text) => {
+    clearTimeout(timer);
+    dirty = null;
+    return (checking = check1(text));
+  };
+  const check1 = async (text) => {
+    pending();
+    const v = version;
     try {
       const cfg = await check(text);
       if (v !== version) return;
@@ -73,8 +84,15 @@ export function mountConfig(el, { check, onValid }) {
     label: "Config (JSON5)",
     wrap: true,
     onRun: () => validate(ed.text),
-    onChange: (text) => { clearTimeout(timer); timer = setTimeout(() => validate(text), 350); },
+    onChange: (text) => { pending(); dirty = text; clearTimeout(timer); timer = setTimeout(() => validate(text), 350); },
   });
   reset.addEventListener("click", () => { ed.text = DEFAULT_CONFIG; });
-  return { validate: () => validate(ed.text), editor: ed };
+  return {
+    validate: () => validate(ed.text),
+    editor: ed,
+    // settled checks an edit still waiting for its debounce now, and resolves
+    // once the last check is done: a run started right after typing uses
+    // what was typed (or, if invalid, the previous valid config).
+    settled: () => (dirty !== null ? validate(dirty) : checking),
+  };
 }

@@ -189,6 +189,7 @@ async function run() {
   renderRunning($("result"), `exec (${language})`);
   $("result-meta").textContent = "";
   setBusy(true, "running…");
+  await configPanel.settled();
   const res = await session.exec({ code, language });
   show(res);
 }
@@ -264,7 +265,7 @@ onShow["tab-catalog"] = () => renderCatalog($("panel-catalog"), session);
 onShow["tab-surface"] = () => renderSurface($("panel-surface"), session);
 refreshTrajectory();
 
-mountConfig($("panel-config"), {
+const configPanel = mountConfig($("panel-config"), {
   check: async (text) => (await session.instance()).checkConfig(text),
   onValid: (cfg) => session.configure({ config: cfg }),
 });

@@ -36,6 +36,22 @@ test("a config edit (timeoutMs: 500) takes effect on the next run", async ({ ide
   await ide.expectStatus("waiting", 60_000); // now the sleep outlasts the deadline
 });
 
+test("a config typed and run at once, before its check, applies to that run", async ({ ide, page }) => {
+  await ide.open();
+  await page.getByRole("checkbox", { name: "Auto-resume" }).uncheck();
+  await ide.type('const r = await tools.sleep_ms({ ms: 3000 });\nreturn r;');
+  // Type the config, then run straight away, inside the check's debounce: Run
+  // checks the typed text first, so the 500 ms deadline is in force.
+  await ide.tab("Config");
+  await page.getByRole("textbox", { name: "Config (JSON5)" }).click();
+  await page.keyboard.press("ControlOrMeta+A");
+  await page.keyboard.press("Delete");
+  await page.keyboard.insertText("{ timeoutMs: 500 }");
+  await ide.runButton.click();
+  await ide.expectStatus("waiting", 60_000);
+  await expect(page.getByTestId("config-status")).toHaveText(/Valid/);
+});
+
 test("an invalid config shows the core's error inline and the last valid one stays in force", async ({ ide, page }) => {
   await ide.open();
   await ide.setConfig("{ timeoutMs: 50 }", false);
