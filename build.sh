@@ -273,7 +273,9 @@ bench_web() {
 }
 
 # bench_hostjs: ours vs quickjs-wasi's own host in Debian's Chromium (one page,
-# one run); figures for tests/bench/RESULTS.md. Extra args go to run.mjs (--out FILE).
+# one run); figures for tests/bench/RESULTS.md. Extra args go to run.mjs (--out FILE,
+# --rounds N: timed rounds per side, default 6; --ours plain: ours on the
+# unguarded quickjs.wasm, the A/B of the loop guard).
 # bench-pollrate: the loop guard's polls per CPU second inside each long
 # built-in on V8 (hostjs inline mode in Node.js), which sizes the Worker's poll
 # budget (edge/worker WorkerdPollsPerSecond). Takes ~1-3 min.

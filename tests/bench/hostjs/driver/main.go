@@ -39,6 +39,8 @@ type stat struct {
 	MedianMs float64 `json:"median_ms"`
 	MinMs    float64 `json:"min_ms"`
 	N        int     `json:"n"`
+	// Samples are the timed runs in order, for pooling rounds in the page.
+	Samples []float64 `json:"samples"`
 }
 
 func main() {
@@ -60,6 +62,9 @@ func main() {
 	})
 	api := js.Global().Get("Object").New()
 	api.Set("run", run)
+	// exit ends this Go instance (the page boots one per round, each with a
+	// freshly compiled quickjs.wasm).
+	api.Set("exit", js.FuncOf(func(js.Value, []js.Value) any { close(done); return nil }))
 	js.Global().Get("__codemodeBoot").Call("ready", api)
 	<-done
 }
@@ -87,7 +92,8 @@ func runPlan(text string) (string, error) {
 		return "", err
 	}
 	defer rt.Close(ctx)
-	results := map[string]stat{"setup": {MedianMs: ms(time.Since(t0)), MinMs: ms(time.Since(t0)), N: 1}}
+	setup := ms(time.Since(t0))
+	results := map[string]stat{"setup": {MedianMs: setup, MinMs: setup, N: 1, Samples: []float64{setup}}}
 	names := make([]string, 0, len(p.Steps))
 	for n := range p.Steps {
 		names = append(names, n)
@@ -169,13 +175,14 @@ func measure(step [2]int, f func() (time.Duration, error)) (stat, error) {
 		}
 		xs = append(xs, ms(d))
 	}
+	samples := append([]float64(nil), xs...)
 	sort.Float64s(xs)
 	n := len(xs)
 	med := xs[n/2]
 	if n%2 == 0 {
 		med = (xs[n/2-1] + xs[n/2]) / 2
 	}
-	return stat{MedianMs: med, MinMs: xs[0], N: n}, nil
+	return stat{MedianMs: med, MinMs: xs[0], N: n, Samples: samples}, nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

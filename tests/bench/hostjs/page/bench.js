@@ -11,8 +11,12 @@ W.json = {
 const steps = { loop: [1, 5], fib: [1, 5], json: [1, 5], hostCalls: [1, 5], freshVM: [5, 30] };
 const smallSteps = { loopSmall: [1, 3], fibSmall: [1, 3] };
 
+// ?rounds=N: timed rounds per side (default 6), pooled; ?ours=plain: ours on
+// the unguarded quickjs.wasm (an A/B of the loop guard's cost).
+const q = new URLSearchParams(location.search);
+const rounds = Number(q.get("rounds") ?? 6), oursModule = q.get("ours") ?? "guarded";
 const worker = new Worker("./bench.worker.js", { type: "module" });
-const inWorker = await new Promise((resolve) => { worker.onmessage = (ev) => resolve(ev.data); worker.postMessage({ W, steps, smallSteps }); });
+const inWorker = await new Promise((resolve) => { worker.onmessage = (ev) => resolve(ev.data); worker.postMessage({ W, steps, smallSteps, rounds, oursModule }); });
 worker.terminate();
 
 // Through the page's default mode: postMessage to the core's worker and back.

@@ -8,13 +8,17 @@ import { createCodeMode } from "../web/codemode.js";
 
 const web = new URL("../web/", import.meta.url);
 
+function stat(samples) {
+  const xs = [...samples].sort((a, b) => a - b);
+  const m = xs.length;
+  return { median_ms: m % 2 ? xs[(m - 1) / 2] : (xs[m / 2 - 1] + xs[m / 2]) / 2, min_ms: xs[0], n: m, samples };
+}
+
 async function measure([warm, n], f) {
   for (let k = 0; k < warm; k++) await f();
   const xs = [];
   for (let k = 0; k < n; k++) xs.push(await f());
-  xs.sort((a, b) => a - b);
-  const m = xs.length;
-  return { median_ms: m % 2 ? xs[(m - 1) / 2] : (xs[m / 2 - 1] + xs[m / 2]) / 2, min_ms: xs[0], n: m };
+  return stat(xs);
 }
 
 async function reference(W, steps, module) {
@@ -97,29 +101,49 @@ async function endToEnd() {
   return out;
 }
 
-function average(a, b) {
+// pool merges the rounds of one side: every timed sample of every round.
+function pool(rounds) {
   const out = {};
-  for (const k of Object.keys(a)) {
-    out[k] = { median_ms: (a[k].median_ms + b[k].median_ms) / 2, min_ms: Math.min(a[k].min_ms, b[k].min_ms), n: a[k].n + b[k].n };
-  }
+  for (const k of Object.keys(rounds[0])) out[k] = stat(rounds.flatMap((r) => r[k].samples));
   return out;
 }
 
 self.onmessage = async (ev) => {
-  const { W, steps, smallSteps } = ev.data;
+  const { W, steps, smallSteps, rounds, oursModule } = ev.data;
   try {
     // The reference runs the pinned quickjs.wasm as quickjs-wasi ships it; ours
     // runs build/web's loop-guarded copy of it (what the shim serves), so the
-    // guard's cost is part of the ratio. One discarded warm-up round each, then
-    // two rounds in alternating order, whose medians are averaged.
-    const module = await compileOnce(new URL("../quickjs-wasi/quickjs.wasm", import.meta.url));
-    const { api } = await bootGo(web, new URL("../driver.wasm", import.meta.url));
-    const runRef = () => reference(W, { ...steps, ...smallSteps }, module);
-    const runHost = async () => JSON.parse(await api.run(JSON.stringify({ workloads: W, steps, engine: "host" })));
-    await runRef();
-    await runHost();
-    const r1 = await runRef(), h1 = await runHost(), h2 = await runHost(), r2 = await runRef();
-    const ref = average(r1, r2), host = average(h1, h2);
+    // guard's cost is part of the ratio. V8 on this machine runs one compile of
+    // quickjs.wasm at one of two steady speeds (~1.8x apart, the same for either
+    // host: see RESULTS.md), so each round compiles its side's module afresh,
+    // runs one discarded pass and one timed pass; `rounds` rounds per side in
+    // ABBA order (ref, ours, ours, ref, ...), samples pooled per side.
+    const bytes = async (u) => (await fetch(new URL(u, import.meta.url))).arrayBuffer();
+    const [refBytes, oursBytes] = await Promise.all([bytes("../quickjs-wasi/quickjs.wasm"), bytes(oursModule === "plain" ? "../quickjs-wasi/quickjs.wasm" : "../web/quickjs.wasm")]);
+    const driverURL = new URL("../driver.wasm", import.meta.url);
+    const { api } = await bootGo(web, driverURL); // also loads wasm_exec.js; runs wazero below
+    const driverMod = await compileOnce(driverURL);
+    const refRound = async () => {
+      const m = await WebAssembly.compile(refBytes);
+      await reference(W, steps, m);
+      return reference(W, steps, m);
+    };
+    const hostRound = async () => {
+      const m = await WebAssembly.compile(oursBytes);
+      const { api: a } = await bootGo(web, undefined, { codemode: driverMod, quickjs: m });
+      const run = async () => JSON.parse(await a.run(JSON.stringify({ workloads: W, steps, engine: "host" })));
+      await run();
+      const r = await run();
+      a.exit();
+      return r;
+    };
+    const refs = [], hosts = [];
+    for (let k = 0; k < rounds; k++) {
+      if (k % 2 === 0) { refs.push(await refRound()); hosts.push(await hostRound()); }
+      else { hosts.push(await hostRound()); refs.push(await refRound()); }
+    }
+    const ref = { ...pool(refs), ...(await reference(W, smallSteps, await WebAssembly.compile(refBytes))) };
+    const host = pool(hosts);
     const wazero = JSON.parse(await api.run(JSON.stringify({ workloads: W, steps: smallSteps, engine: "wazero" })));
     const e2e = await endToEnd();
     self.postMessage({ ok: true, ref, host, wazero, e2e });
