@@ -31,7 +31,9 @@ async function reference(W, steps, module) {
     return vm;
   };
   const out = {};
-  for (const [name, step] of Object.entries(steps)) {
+  // Sorted, the order the Go driver runs them in: what ran before on a compile
+  // shapes what V8 tiers up, so both sides run the same sequence.
+  for (const [name, step] of Object.entries(steps).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (name === "freshVM") {
       out[name] = await measure(step, async () => { const t = performance.now(); const vm = await QuickJS.create({ wasm: module }); vm.dispose(); return performance.now() - t; });
       continue;
