@@ -57,9 +57,9 @@ export function mountConfig(el, { check, onValid }) {
   const validate = (text) => {
     clearTimeout(timer);
     dirty = null;
-    return (checking = check1(text));
+    return (checking = runCheck(text));
   };
-  const check1 = async (text) => {
+  const runCheck = async (text) => {
     pending();
     const v = version;
     try {
