@@ -231,9 +231,9 @@ func TestHugeBodyIsRefusedEarly(t *testing.T) {
 		return
 	}
 	defer resp.Body.Close()
-	b, _ := io.ReadAll(resp.Body)
+	b, rerr := io.ReadAll(resp.Body)
 	if resp.StatusCode != 413 || !strings.Contains(string(b), "body_too_large") {
-		t.Fatalf("%d %s", resp.StatusCode, b)
+		t.Fatalf("%d %s (reading the body: %v, after %d bytes sent)", resp.StatusCode, b, rerr, src.sent.Load())
 	}
 	t.Logf("413 after %d bytes sent, %v", src.sent.Load(), time.Since(start))
 }
