@@ -1,6 +1,9 @@
 package loopguard
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // funcRewriter rewrites instruction sequences: function indices of defined
 // functions move up by one (the poll import is appended to the imports), a
@@ -10,6 +13,20 @@ type funcRewriter struct {
 	importedFuncs uint32 // function indices below this are imports and do not move
 	poll          uint32 // function index of the poll import
 	counter       uint32 // global index of the countdown
+	// exempt holds the ordinals (from 1) of the loops of the body being
+	// rewritten that get no countdown (see pinnedExempt).
+	exempt []int
+	// trace, when set (by tests), sees every loop of a guarded body once its
+	// end is read.
+	trace func(loopSpan)
+}
+
+// loopSpan describes one loop of a body: its ordinal (from 1), where it
+// starts and ends in the input body, and whether it got a countdown.
+type loopSpan struct {
+	ord, start, end int
+	dispatch        bool // it directly holds a br_table of DispatchTargets
+	countdown       bool
 }
 
 func (f *funcRewriter) fn(idx uint32) uint32 {
@@ -118,6 +135,8 @@ type block struct {
 	check    int // offset of the check in out; -1 when it has none
 	checkLen int
 	maxTable uint32
+	ord      int // loop ordinal in the body, from 1
+	start    int // offset of the loop instruction in the input
 }
 
 // expr copies instructions from r until the end that closes the expression.
@@ -126,6 +145,7 @@ func (f *funcRewriter) expr(r *reader, scratch uint32, guard bool) ([]byte, bool
 	out := make([]byte, 0, len(r.b)-r.pos+len(r.b)/16)
 	blocks := []block{{check: -1}}
 	used := false
+	loops := 0
 	for r.err == nil {
 		start := r.pos
 		op := r.byte()
@@ -136,8 +156,9 @@ func (f *funcRewriter) expr(r *reader, scratch uint32, guard bool) ([]byte, bool
 		case op == 0x03: // loop
 			blockType(r)
 			out = append(out, r.b[start:r.pos]...)
-			b := block{loop: true, check: -1}
-			if guard {
+			loops++
+			b := block{loop: true, check: -1, ord: loops, start: start}
+			if guard && !slices.Contains(f.exempt, loops) {
 				b.check = len(out)
 				out = f.loopCheck(out)
 				b.checkLen = len(out) - b.check
@@ -151,9 +172,14 @@ func (f *funcRewriter) expr(r *reader, scratch uint32, guard bool) ([]byte, bool
 				out = append(out, op)
 				return out, used, r.err
 			}
-			if b.loop && b.check >= 0 && b.maxTable >= DispatchTargets {
+			dispatch := b.loop && b.maxTable >= DispatchTargets
+			if dispatch && b.check >= 0 {
 				// The bytecode dispatch loop: drop its check (see DispatchTargets).
 				out = append(out[:b.check], out[b.check+b.checkLen:]...)
+				b.check = -1
+			}
+			if b.loop && guard && f.trace != nil {
+				f.trace(loopSpan{ord: b.ord, start: b.start, end: r.pos, dispatch: dispatch, countdown: b.check >= 0})
 			}
 		case op == 0x05 || op == 0x19 || op == 0x00 || op == 0x01 || op == 0x0f || op == 0x1a || op == 0x1b || op == 0xd1:
 		case op == 0x18: // delegate ends a try block
