@@ -44,10 +44,10 @@ type Host interface {
 // compiler and with the interpreter) calls Poll at bounded intervals of guest
 // work, whatever the guest is doing, including inside a long QuickJS built-in
 // (a huge JSON.stringify, a backtracking regex, sort, BigInt to string, a
-// typed-array copy): every loop iteration and every 256 bytes of bulk memory
-// work count (loopguard names the few loops left out: QuickJS's bytecode
-// dispatch and loops bounded per counted entry), and a poll comes every 2^12
-// counts (2^10 on the interpreter).
+// typed-array copy): every repeat of a loop (a branch back to its header; the
+// bytecode dispatch loop is left to QuickJS's interrupt check) and every 256
+// bytes of bulk memory work count, and a poll comes every 2^12 counts (2^10
+// on the interpreter).
 // Each poll also returns control to Go, so the Go scheduler and garbage
 // collector are never held up by guest code. The quickjs driver's Poll stops
 // the guest when its context is done, and quickjs.HardStopSlack (50 ms) after

@@ -23,14 +23,15 @@ const WorkerdInterruptsPerSecond = 20000
 
 // WorkerdPollsPerSecond is how many times per CPU second the loop guard of the
 // bundled quickjs.wasm polls the core inside a long built-in on V8 (hostjs
-// inline mode: 826-50,559 per CPU second over internal/longbuiltins, median
-// 30,696; tests/bench/RESULTS.md, "Loop guard on the host engine"), rounded up
-// to about twice the highest. A run may poll timeoutMs worth of them: where the
-// clock stands still during CPU work this ends a long built-in after at least
-// timeoutMs of CPU (never earlier, so heavy but honest built-in work is never
-// cut short), the fastest-polling ones after about twice that; slow-polling
-// ones (typed-array copies) run longer and meet the Worker's limits.cpu_ms,
-// which the front answers as timeout.
+// inline mode, the guard counting loop back-edges: 926-41,065 per CPU second
+// over internal/longbuiltins, median 11,582; tests/bench/RESULTS.md, "hostjs
+// compute: countdown on back-edges"), rounded up to about twice the highest.
+// A run may poll timeoutMs worth of them: where the clock stands still during
+// CPU work this ends a long built-in after at least timeoutMs of CPU (never
+// earlier, so heavy but honest built-in work is never cut short), the
+// fastest-polling ones after about twice that; slow-polling ones (typed-array
+// copies) run longer and meet the Worker's limits.cpu_ms, which the front
+// answers as timeout.
 const WorkerdPollsPerSecond = 100000
 
 // Env names the Worker's variables and secrets (wrangler.jsonc "vars",

@@ -152,6 +152,17 @@ var exhaustion = []Case{
 	{Name: "exhaustion/typed-array copies",
 		Code: `const b = new Uint8Array(1 << 24); for (;;) b.copyWithin(1, 0)`, Status: "failed", ErrorCode: "timeout", Want: "timeoutMs", LongBuiltin: true},
 	{Name: "exhaustion/microtask flood", Code: `for (;;) await null`, Status: "failed", ErrorCode: "timeout", Want: "timeoutMs"},
+	// QuickJS's hottest short loops (a call's frame set-up and teardown, the
+	// argument frees, the catch re-entry, the property lookup's chain walk),
+	// each driven as long as a cell can: loopguard counts only a loop's
+	// back-edges, so these must still be counted once they repeat.
+	{Name: "exhaustion/calls of a frame with 20000 locals",
+		Code: `function f() { var ` + manyNames("v", 20000) + ` } for (;;) f()`, Status: "failed", ErrorCode: "timeout", Want: "timeoutMs"},
+	{Name: "exhaustion/calls with 60000 arguments",
+		Code: `function f() {} const args = new Array(60000).fill(0); for (;;) f.apply(null, args)`, Status: "failed", ErrorCode: "timeout", Want: "timeoutMs"},
+	{Name: "exhaustion/throw and catch in a loop", Code: `for (;;) { try { throw 0 } catch {} }`, Status: "failed", ErrorCode: "timeout", Want: "timeoutMs"},
+	{Name: "exhaustion/lookups on an object of 1e5 properties",
+		Code: `const o = {}; for (let i = 0; i < 1e5; i++) o["p" + i] = i; let n = 0; for (;;) n += o.p5 + (o.missing ?? 0)`, Status: "failed", ErrorCode: "timeout", Want: "timeoutMs"},
 	{Name: "exhaustion/memory bomb ends the VM",
 		Code: `const a = []; for (;;) a.push("x".repeat(4096) + a.length)`, Status: "failed", Want: "memoryLimitBytes", TimeoutMs: 30000},
 	{Name: "exhaustion/deep recursion is a catchable RangeError",
@@ -262,4 +273,16 @@ func canonical(b []byte) string {
 		return string(b)
 	}
 	return string(out)
+}
+
+// manyNames returns "p0, p1, ..." with n names.
+func manyNames(p string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s%d", p, i)
+	}
+	return b.String()
 }

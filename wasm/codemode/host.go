@@ -63,7 +63,7 @@ func (h *host) api() js.Value {
 		"abort":   h.abort,
 		// restartTTL: for hosts whose clock stands still during CPU work.
 		"restartTTL": h.restartTTL,
-		"close":   h.close,
+		"close":      h.close,
 		// IDE helpers: the core's own config parser and its transcript.
 		"checkConfig": h.checkConfig,
 		"transcript":  h.transcript,

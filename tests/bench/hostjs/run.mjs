@@ -71,7 +71,7 @@ function rendererPeakKiB(rootPid) {
   return peak;
 }
 
-const { ref, host, wazero, e2e, workerTrivialExec } = result;
+const { ref, host, wazero, e2e, workerTrivialExec, rounds: perRound } = result;
 const f = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(3));
 const rows = [];
 const row = (label, ours, theirs, target, minRatio) => {
@@ -114,6 +114,10 @@ lines.push(`- download: ${sizes.map((s) => `${s.n} ${MB(s.raw)} raw / ${MB(s.gz)
 lines.push(`- page load to first result from 127.0.0.1 (navigation start to the first exec's value, default worker mode): cold cache ${f(load.cold)} ms, warm cache ${f(load.warm)} ms`);
 lines.push(`- peak memory: renderer process VmHWM ${MB(load.peakKiB * 1024)} (the page, the bench worker with both hosts, and the core's worker)`);
 lines.push(`- setup (driver): compile-free template build ${f(host.setup.median_ms)} ms on the host engine, ${f(wazero.setup.median_ms)} ms on wazero's interpreter`);
+// V8 runs one compile at one of two steady speeds (~1.8x apart), so the pooled
+// median says partly which speed each side drew; each round's median shows it.
+const fr = (xs) => xs.map((x) => x.toFixed(1)).join(", ");
+for (const k of ["loop", "fib", "json", "hostCalls"]) lines.push(`- ${k}, each round's median in ms (run order): reference ${fr(perRound.ref[k])}; ours ${fr(perRound.host[k])}`);
 const md = lines.join("\n") + "\n";
 process.stdout.write(md);
 if (outFile) fs.writeFileSync(outFile, md);

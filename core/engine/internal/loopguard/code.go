@@ -1,32 +1,15 @@
 package loopguard
 
-import (
-	"fmt"
-	"slices"
-)
+import "fmt"
 
 // funcRewriter rewrites instruction sequences: function indices of defined
 // functions move up by one (the poll import is appended to the imports), a
-// countdown check follows every loop header, and a size-weighted one precedes
-// every memory.copy and memory.fill.
+// countdown check precedes every branch back to a loop header, and a
+// size-weighted one every memory.copy and memory.fill.
 type funcRewriter struct {
 	importedFuncs uint32 // function indices below this are imports and do not move
 	poll          uint32 // function index of the poll import
 	counter       uint32 // global index of the countdown
-	// exempt holds the ordinals (from 1) of the loops of the body being
-	// rewritten that get no countdown (see pinnedExempt).
-	exempt []int
-	// trace, when set (by tests), sees every loop of a guarded body once its
-	// end is read.
-	trace func(loopSpan)
-}
-
-// loopSpan describes one loop of a body: its ordinal (from 1), where it
-// starts and ends in the input body, and whether it got a countdown.
-type loopSpan struct {
-	ord, start, end int
-	dispatch        bool // it directly holds a br_table of DispatchTargets
-	countdown       bool
 }
 
 func (f *funcRewriter) fn(idx uint32) uint32 {
@@ -37,7 +20,7 @@ func (f *funcRewriter) fn(idx uint32) uint32 {
 }
 
 // loopCheck decrements the countdown and calls poll when it reaches zero; poll
-// returns the next countdown. It is stack-neutral, so it fits any loop header.
+// returns the next countdown. It is stack-neutral, so it fits before any branch.
 func (f *funcRewriter) loopCheck(out []byte) []byte {
 	out = append(out, 0x23) // global.get c
 	out = appendU32(out, f.counter)
@@ -118,53 +101,78 @@ func (f *funcRewriter) body(b []byte, params uint32) ([]byte, error) {
 
 // DispatchTargets is the br_table size that marks QuickJS's bytecode dispatch
 // loop (JS_CallInternal: one br_table over its opcodes, 225 targets; the next largest
-// br_table of the pinned quickjs.wasm has 125 targets). That loop gets no
-// countdown: it runs once per bytecode, so its check was most of the guard's
-// cost on compute, and it needs none, because QuickJS-NG itself counts every
-// jump (goto, if_true, if_false) and every call down to its interrupt handler
-// (js_poll_interrupts), which ends the guest at the deadline or when its
-// interrupt budget is spent. Between two of those checks the dispatch loop only
-// runs straight-line bytecode; whatever loops inside a bytecode (inner loops of
-// JS_CallInternal, every other function: the built-ins) keeps its countdown.
+// br_table of the pinned quickjs.wasm has 125 targets). That loop's back-edges
+// get no countdown: they run once per bytecode, so their check was most of the
+// guard's cost on compute, and they need none, because QuickJS-NG itself
+// counts every jump (goto, if_true, if_false) and every call down to its
+// interrupt handler (js_poll_interrupts), which ends the guest at the deadline
+// or when its interrupt budget is spent. Between two of those checks the
+// dispatch loop only runs straight-line bytecode; whatever loops inside a
+// bytecode (inner loops of JS_CallInternal, every other function: the
+// built-ins) keeps its countdown.
 const DispatchTargets = 200
 
-// block is an open block of expr: a loop records where its countdown check
-// starts in the output and the largest br_table directly inside it.
+// block is an open block of expr; a loop has its ordinal in the body (from 1)
+// and the largest br_table directly inside it.
 type block struct {
 	loop     bool
-	check    int // offset of the check in out; -1 when it has none
-	checkLen int
+	ord      int
 	maxTable uint32
-	ord      int // loop ordinal in the body, from 1
-	start    int // offset of the loop instruction in the input
+	noParams bool // a loop whose block type takes no parameters
 }
 
 // expr copies instructions from r until the end that closes the expression.
 // guard adds the checks (function bodies); constant expressions only remap.
+//
+// The countdown sits on a loop's back-edges (every br, br_if and br_table that
+// can jump to the loop's header), not on the header: code can only repeat by
+// taking a back-edge, so the count still bounds the work between two polls,
+// and a loop that is entered and left without repeating costs nothing. That
+// is most of QuickJS's hot loops: a property lookup walks a hash chain that
+// usually ends at its first entry, and a call's frame set-up and teardown
+// loop over the callee's variables, most often none or a few (measured in
+// tests/bench/RESULTS.md, "hostjs compute: countdown on back-edges").
+//
+// A first pass finds the dispatch loops (see DispatchTargets), whose
+// back-edges get no check; the second writes the output.
 func (f *funcRewriter) expr(r *reader, scratch uint32, guard bool) ([]byte, bool, error) {
+	if !guard {
+		return f.walk(r, scratch, nil, nil)
+	}
+	start := r.pos
+	dispatch := map[int]bool{}
+	if _, _, err := f.walk(r, scratch, nil, dispatch); err != nil {
+		return nil, false, err
+	}
+	r.pos = start
+	return f.walk(r, scratch, dispatch, nil)
+}
+
+// walk is one pass of expr. With checks non-nil it adds the countdown to the
+// back-edges of every loop not in checks (the dispatch loops) and the bulk
+// checks; with found non-nil it records the dispatch loops there.
+func (f *funcRewriter) walk(r *reader, scratch uint32, checks, found map[int]bool) ([]byte, bool, error) {
 	out := make([]byte, 0, len(r.b)-r.pos+len(r.b)/16)
-	blocks := []block{{check: -1}}
+	blocks := []block{{}}
 	used := false
 	loops := 0
+	// counted reports whether a branch to label depth l is a back-edge that
+	// gets a check.
+	counted := func(l uint32) bool {
+		i := len(blocks) - 1 - int(l)
+		return checks != nil && i > 0 && blocks[i].loop && !checks[blocks[i].ord]
+	}
 	for r.err == nil {
 		start := r.pos
 		op := r.byte()
 		switch {
 		case op == 0x02 || op == 0x04 || op == 0x06: // block, if, try
 			blockType(r)
-			blocks = append(blocks, block{check: -1})
+			blocks = append(blocks, block{})
 		case op == 0x03: // loop
-			blockType(r)
-			out = append(out, r.b[start:r.pos]...)
+			params := blockType(r)
 			loops++
-			b := block{loop: true, check: -1, ord: loops, start: start}
-			if guard && !slices.Contains(f.exempt, loops) {
-				b.check = len(out)
-				out = f.loopCheck(out)
-				b.checkLen = len(out) - b.check
-			}
-			blocks = append(blocks, b)
-			continue
+			blocks = append(blocks, block{loop: true, ord: loops, noParams: !params})
 		case op == 0x0b: // end
 			b := blocks[len(blocks)-1]
 			blocks = blocks[:len(blocks)-1]
@@ -172,14 +180,8 @@ func (f *funcRewriter) expr(r *reader, scratch uint32, guard bool) ([]byte, bool
 				out = append(out, op)
 				return out, used, r.err
 			}
-			dispatch := b.loop && b.maxTable >= DispatchTargets
-			if dispatch && b.check >= 0 {
-				// The bytecode dispatch loop: drop its check (see DispatchTargets).
-				out = append(out[:b.check], out[b.check+b.checkLen:]...)
-				b.check = -1
-			}
-			if b.loop && guard && f.trace != nil {
-				f.trace(loopSpan{ord: b.ord, start: b.start, end: r.pos, dispatch: dispatch, countdown: b.check >= 0})
+			if found != nil && b.loop && b.maxTable >= DispatchTargets {
+				found[b.ord] = true
 			}
 		case op == 0x05 || op == 0x19 || op == 0x00 || op == 0x01 || op == 0x0f || op == 0x1a || op == 0x1b || op == 0xd1:
 		case op == 0x18: // delegate ends a try block
@@ -187,14 +189,41 @@ func (f *funcRewriter) expr(r *reader, scratch uint32, guard bool) ([]byte, bool
 			if len(blocks) > 1 {
 				blocks = blocks[:len(blocks)-1]
 			}
-		case op == 0x07 || op == 0x08 || op == 0x09 || op == 0x0c || op == 0x0d: // catch, throw, rethrow, br, br_if
+		case op == 0x07 || op == 0x08 || op == 0x09: // catch, throw, rethrow
 			r.u32()
+		case op == 0x0c: // br
+			if counted(r.u32()) {
+				out = f.loopCheck(out)
+			}
+		case op == 0x0d: // br_if
+			l := r.u32()
+			if !counted(l) {
+				break
+			}
+			if !blocks[len(blocks)-1-int(l)].noParams {
+				// The branch carries the loop's parameters: count it taken or not.
+				out = f.loopCheck(out)
+				break
+			}
+			// Count it only when taken: a loop body often holds several
+			// conditional branches back to its header (each `continue`), and
+			// counting every one of them on every pass cost more than the
+			// header's single check did. (if (then check; br l+1)).
+			out = append(out, 0x04, 0x40)
+			out = f.loopCheck(out)
+			out = append(out, 0x0c)
+			out = appendU32(out, l+1)
+			out = append(out, 0x0b)
+			continue
 		case op == 0x0e: // br_table
 			k := r.u32()
-			for i := k; i > 0 && r.err == nil; i-- {
-				r.u32()
+			back := false
+			for i := k + 1; i > 0 && r.err == nil; i-- { // k targets and the default
+				back = counted(r.u32()) || back
 			}
-			r.u32()
+			if back {
+				out = f.loopCheck(out)
+			}
 			for i := len(blocks) - 1; i > 0; i-- {
 				if blocks[i].loop {
 					blocks[i].maxTable = max(blocks[i].maxTable, k)
@@ -237,7 +266,7 @@ func (f *funcRewriter) expr(r *reader, scratch uint32, guard bool) ([]byte, bool
 			case sub == 9 || sub == 13 || (sub >= 15 && sub <= 17): // data.drop, elem.drop, table.grow/size/fill
 				r.u32()
 			case sub == 10 || sub == 11: // memory.copy, memory.fill
-				if guard {
+				if checks != nil {
 					out = f.bulkCheck(out, scratch)
 					used = true
 				}
@@ -266,16 +295,20 @@ func (f *funcRewriter) expr(r *reader, scratch uint32, guard bool) ([]byte, bool
 	return nil, false, r.err
 }
 
-func blockType(r *reader) {
+// blockType skips a block type and reports whether it may take parameters
+// (a type index; empty and single value types take none).
+func blockType(r *reader) bool {
 	if r.pos >= len(r.b) {
 		r.fail(errTruncated)
-		return
+		return false
 	}
 	switch c := r.b[r.pos]; {
 	case c == 0x40 || (c >= 0x6f && c <= 0x7f): // empty or a value type
 		r.pos++
+		return false
 	default:
 		r.skipLEB() // s33 type index
+		return true
 	}
 }
 

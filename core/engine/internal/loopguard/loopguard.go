@@ -7,14 +7,13 @@
 // sort, BigInt to string), and wazero's compiled code is not preemptible, so
 // such a built-in could outrun the run's deadline by minutes and freeze the Go
 // runtime's garbage collector meanwhile. The rewrite adds one mutable i32
-// global, a countdown, which every loop header decrements by one and every
-// memory.copy / memory.fill by one per 2^BulkShift bytes; when it reaches zero
-// the code calls the imported function PollModule.PollName, which returns the
-// next countdown (or never returns: the host stops the instance there). Left
-// without a countdown are QuickJS's bytecode dispatch loop (see
-// DispatchTargets), which QuickJS bounds itself through its interrupt handler,
-// and, in the pinned quickjs.wasm only, a few loops that run a bounded number
-// of times per entry from a counted place (see pinnedExempt).
+// global, a countdown, which every branch back to a loop's header decrements
+// by one and every memory.copy / memory.fill by one per 2^BulkShift bytes;
+// when it reaches zero the code calls the imported function
+// PollModule.PollName, which returns the next countdown (or never returns: the
+// host stops the instance there). The one loop left without a countdown is
+// QuickJS's bytecode dispatch (see DispatchTargets), which QuickJS bounds
+// itself through its interrupt handler.
 //
 // wazero's own WithCloseOnContextDone does the same at every back-edge, but
 // with a context check per iteration; measured on the benchmark workloads it
@@ -67,11 +66,7 @@ type section struct {
 
 // Rewrite returns the guarded module. It fails on modules it cannot rewrite
 // faithfully (unknown instructions, malformed sections).
-func Rewrite(wasm []byte) ([]byte, error) { return rewrite(wasm, nil) }
-
-// rewrite is Rewrite; trace, when set, sees every loop of every function
-// (index in the function index space).
-func rewrite(wasm []byte, trace func(fn uint32, l loopSpan)) ([]byte, error) {
+func Rewrite(wasm []byte) ([]byte, error) {
 	if !bytes.HasPrefix(wasm, header) {
 		return nil, errors.New("loopguard: not a WebAssembly 1.0 binary")
 	}
@@ -85,7 +80,7 @@ func rewrite(wasm []byte, trace func(fn uint32, l loopSpan)) ([]byte, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	m := &module{exempt: exemptions(wasm), trace: trace}
+	m := &module{}
 	if err := m.scan(secs); err != nil {
 		return nil, err
 	}
@@ -163,8 +158,6 @@ type module struct {
 	definedGlobs  uint32
 	rw            funcRewriter
 	sawImport     bool
-	exempt        map[uint32][]int // loops without a countdown (see pinnedExempt)
-	trace         func(fn uint32, l loopSpan)
 }
 
 func (m *module) scan(secs []section) error {
@@ -355,11 +348,6 @@ func (m *module) code(b []byte) ([]byte, error) {
 		t := m.funcTypes[i]
 		if int(t) >= len(m.typeParams) {
 			return nil, errors.New("loopguard: function type out of range")
-		}
-		fn := m.rw.importedFuncs + i
-		m.rw.exempt = m.exempt[fn]
-		if m.trace != nil {
-			m.rw.trace = func(l loopSpan) { m.trace(fn, l) }
 		}
 		nb, err := m.rw.body(body, m.typeParams[t])
 		if err != nil {

@@ -172,6 +172,59 @@ func TestDispatchLoopHasNoCountdown(t *testing.T) {
 	}
 }
 
+// backEdges is a module with three exports: "once" enters a loop and leaves
+// it without repeating, "untaken" passes a branch back to its loop's header
+// that is not taken, and "table" (n) repeats its loop n-1 times through the
+// default target of a br_table:
+//
+//	(func (export "once") (loop (nop)))
+//	(func (export "untaken") (loop (br_if 0 (i32.const 0))))
+//	(func (export "table") (param i32) (block (loop (br_table 1 0 (local.tee 0 (i32.sub (local.get 0) (i32.const 1)))))))
+func backEdges() []byte {
+	sec := func(id byte, body ...byte) []byte { return append([]byte{id, byte(len(body))}, body...) }
+	once := []byte{0x00, 0x03, 0x40, 0x01, 0x0b, 0x0b}
+	table := []byte{0x00, 0x02, 0x40, 0x03, 0x40, 0x20, 0x00, 0x41, 0x01, 0x6b, 0x22, 0x00, 0x0e, 0x01, 0x01, 0x00, 0x0b, 0x0b, 0x0b}
+	untaken := []byte{0x00, 0x03, 0x40, 0x41, 0x00, 0x0d, 0x00, 0x0b, 0x0b}
+	code := []byte{0x03, byte(len(once))}
+	code = append(code, once...)
+	code = append(append(code, byte(len(untaken))), untaken...)
+	code = append(append(code, byte(len(table))), table...)
+	m := []byte{0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00}
+	m = append(m, sec(0x01, 0x02, 0x60, 0x00, 0x00, 0x60, 0x01, 0x7f, 0x00)...)
+	m = append(m, sec(0x02, 0x01, 0x03, 'e', 'n', 'v', 0x03, 'n', 'o', 'p', 0x00, 0x00)...)
+	m = append(m, sec(0x03, 0x03, 0x00, 0x00, 0x01)...)
+	m = append(m, sec(0x07, 0x03, 0x04, 'o', 'n', 'c', 'e', 0x00, 0x01, 0x07, 'u', 'n', 't', 'a', 'k', 'e', 'n', 0x00, 0x02, 0x05, 't', 'a', 'b', 'l', 'e', 0x00, 0x03)...)
+	return append(m, sec(0x0a, code...)...)
+}
+
+// TestOnlyBackEdgesCount: entering and leaving a loop costs nothing, and so
+// does a branch back to its header that is not taken (so a lookup loop that
+// ends at its first step, or a frame set-up over no variables, runs as in the
+// plain module); repeating it counts, also through a br_table.
+func TestOnlyBackEdgesCount(t *testing.T) {
+	ctx := context.Background()
+	for _, interp := range []bool{false, true} {
+		mod, polls := instantiateModule(t, backEdges(), interp, 1<<30)
+		for _, name := range []string{"once", "untaken"} {
+			fn := mod.ExportedFunction(name)
+			for range 2 * loopguard.InitialCountdown {
+				if _, err := fn.Call(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if *polls != 0 {
+				t.Errorf("interpreter=%v: %s: a loop entered %d times without repeating polled %d times", interp, name, 2*loopguard.InitialCountdown, *polls)
+			}
+		}
+		if _, err := mod.ExportedFunction("table").Call(ctx, 3*loopguard.InitialCountdown); err != nil {
+			t.Fatal(err)
+		}
+		if *polls == 0 {
+			t.Errorf("interpreter=%v: %d repeats through a br_table never polled", interp, 3*loopguard.InitialCountdown)
+		}
+	}
+}
+
 func TestQuickJSRewritesAndValidates(t *testing.T) {
 	wasm, err := wasmbin.Bytes()
 	if err != nil {

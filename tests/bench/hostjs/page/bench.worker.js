@@ -151,7 +151,10 @@ self.onmessage = async (ev) => {
     const host = pool(hosts);
     const wazero = JSON.parse(await api.run(JSON.stringify({ workloads: W, steps: smallSteps, engine: "wazero" })));
     const e2e = await endToEnd();
-    self.postMessage({ ok: true, ref, host, wazero, e2e });
+    // Each round's median per compute workload, to tell a side that drew V8's
+    // slow speed on some compiles from one that is slower on all of them.
+    const perRound = (rs) => Object.fromEntries(["loop", "fib", "json", "hostCalls"].map((k) => [k, rs.map((r) => r[k].median_ms)]));
+    self.postMessage({ ok: true, ref, host, wazero, e2e, rounds: { ref: perRound(refs), host: perRound(hosts) } });
   } catch (e) {
     self.postMessage({ ok: false, error: String(e && e.stack || e) });
   }
