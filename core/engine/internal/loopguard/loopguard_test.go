@@ -272,6 +272,8 @@ func TestRewriteRefusesWhatItCannotRewrite(t *testing.T) {
 
 func FuzzRewrite(f *testing.F) {
 	f.Add(spin)
+	f.Add(backEdges())
+	f.Add(dispatch(3))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		g, err := loopguard.Rewrite(b)
 		if err != nil {
