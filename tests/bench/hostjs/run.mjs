@@ -117,7 +117,7 @@ lines.push(`- setup (driver): compile-free template build ${f(host.setup.median_
 // V8 runs one compile at one of two steady speeds (~1.8x apart), so the pooled
 // median says partly which speed each side drew; each round's median shows it.
 const fr = (xs) => xs.map((x) => x.toFixed(1)).join(", ");
-for (const k of ["loop", "fib", "json", "hostCalls"]) lines.push(`- ${k}, each round's median in ms (run order): reference ${fr(perRound.ref[k])}; ours ${fr(perRound.host[k])}`);
+for (const k of Object.keys(perRound.ref)) lines.push(`- ${k}, each round's median in ms (run order): reference ${fr(perRound.ref[k])}; ours ${fr(perRound.host[k])}`);
 const md = lines.join("\n") + "\n";
 process.stdout.write(md);
 if (outFile) fs.writeFileSync(outFile, md);

@@ -137,21 +137,22 @@ type block struct {
 // back-edges get no check; the second writes the output.
 func (f *funcRewriter) expr(r *reader, scratch uint32, guard bool) ([]byte, bool, error) {
 	if !guard {
-		return f.walk(r, scratch, nil, nil)
+		return f.walk(r, scratch, false, nil)
 	}
 	start := r.pos
 	dispatch := map[int]bool{}
-	if _, _, err := f.walk(r, scratch, nil, dispatch); err != nil {
+	if _, _, err := f.walk(r, scratch, false, dispatch); err != nil {
 		return nil, false, err
 	}
 	r.pos = start
-	return f.walk(r, scratch, dispatch, nil)
+	return f.walk(r, scratch, true, dispatch)
 }
 
-// walk is one pass of expr. With checks non-nil it adds the countdown to the
-// back-edges of every loop not in checks (the dispatch loops) and the bulk
-// checks; with found non-nil it records the dispatch loops there.
-func (f *funcRewriter) walk(r *reader, scratch uint32, checks, found map[int]bool) ([]byte, bool, error) {
+// walk is one pass of expr over the loops' ordinals in dispatch. With guard it
+// adds the countdown to the back-edges of every loop not in dispatch and the
+// bulk checks; without, it only copies and, when dispatch is non-nil, records
+// the dispatch loops there.
+func (f *funcRewriter) walk(r *reader, scratch uint32, guard bool, dispatch map[int]bool) ([]byte, bool, error) {
 	out := make([]byte, 0, len(r.b)-r.pos+len(r.b)/16)
 	blocks := []block{{}}
 	used := false
@@ -160,7 +161,7 @@ func (f *funcRewriter) walk(r *reader, scratch uint32, checks, found map[int]boo
 	// gets a check.
 	counted := func(l uint32) bool {
 		i := len(blocks) - 1 - int(l)
-		return checks != nil && i > 0 && blocks[i].loop && !checks[blocks[i].ord]
+		return guard && i > 0 && blocks[i].loop && !dispatch[blocks[i].ord]
 	}
 	for r.err == nil {
 		start := r.pos
@@ -180,8 +181,8 @@ func (f *funcRewriter) walk(r *reader, scratch uint32, checks, found map[int]boo
 				out = append(out, op)
 				return out, used, r.err
 			}
-			if found != nil && b.loop && b.maxTable >= DispatchTargets {
-				found[b.ord] = true
+			if !guard && dispatch != nil && b.loop && b.maxTable >= DispatchTargets {
+				dispatch[b.ord] = true
 			}
 		case op == 0x05 || op == 0x19 || op == 0x00 || op == 0x01 || op == 0x0f || op == 0x1a || op == 0x1b || op == 0xd1:
 		case op == 0x18: // delegate ends a try block
@@ -266,7 +267,7 @@ func (f *funcRewriter) walk(r *reader, scratch uint32, checks, found map[int]boo
 			case sub == 9 || sub == 13 || (sub >= 15 && sub <= 17): // data.drop, elem.drop, table.grow/size/fill
 				r.u32()
 			case sub == 10 || sub == 11: // memory.copy, memory.fill
-				if checks != nil {
+				if guard {
 					out = f.bulkCheck(out, scratch)
 					used = true
 				}
