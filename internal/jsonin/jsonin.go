@@ -309,13 +309,31 @@ func fitsInteger(t reflect.Type, n string) bool {
 }
 
 func fieldByTag(t reflect.Type, key string) (reflect.StructField, bool) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if f.IsExported() && f.Tag.Get("json") != "-" && tagName(f) == key {
+	for _, f := range members(t) {
+		if tagName(f) == key {
 			return f, true
 		}
 	}
 	return reflect.StructField{}, false
+}
+
+// members are the fields a struct's JSON object may hold, in order: its own
+// exported fields, and the fields of an untagged embedded struct promoted in
+// its place, as encoding/json promotes them (so a request type can embed the
+// arguments it shares with another front).
+func members(t reflect.Type) []reflect.StructField {
+	var out []reflect.StructField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
+			out = append(out, members(f.Type)...)
+			continue
+		}
+		if f.IsExported() && f.Tag.Get("json") != "-" {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // tagName is the member name encoding/json gives f: its tag, else its name.
@@ -329,10 +347,8 @@ func tagName(f reflect.StructField) string {
 
 func knownFields(t reflect.Type, path string) string {
 	var names []string
-	for i := range t.NumField() {
-		if f := t.Field(i); f.IsExported() && f.Tag.Get("json") != "-" {
-			names = append(names, joinPath(path, tagName(f)))
-		}
+	for _, f := range members(t) {
+		names = append(names, joinPath(path, tagName(f)))
 	}
 	return strings.Join(names, ", ")
 }

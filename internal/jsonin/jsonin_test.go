@@ -145,3 +145,42 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// Shared is embedded by withShared, as a request type embeds the arguments it
+// shares with another front.
+type Shared struct {
+	Code *string `json:"code"`
+	Lang string  `json:"language"`
+}
+
+type withShared struct {
+	Shared
+	Scope *struct {
+		ID string `json:"id"`
+	} `json:"scope"`
+}
+
+// TestEmbeddedStructsArePromoted: an untagged embedded struct's fields are
+// members of the outer object, as encoding/json promotes them; unknown-field
+// refusals list them in place.
+func TestEmbeddedStructsArePromoted(t *testing.T) {
+	in := `{"code":"1","language":"ts","scope":{"id":"s"}}`
+	var got, want withShared
+	if err := Decode([]byte(in), &got, "request body"); err != nil {
+		t.Fatal(err)
+	}
+	if err := stdjson.Unmarshal([]byte(in), &want); err != nil {
+		t.Fatal(err)
+	}
+	if *got.Code != "1" || got.Lang != "ts" || got.Scope.ID != "s" || *want.Code != *got.Code {
+		t.Fatalf("decoded %+v", got)
+	}
+	err := Decode([]byte(`{"Shared":{}}`), &got, "request body")
+	var je *Error
+	if !errors.As(err, &je) || je.Kind != UnknownField || !strings.Contains(je.Msg, "(known: code, language, scope)") {
+		t.Fatalf("got %v", err)
+	}
+	if err := Decode([]byte(`{"code":1}`), &got, "request body"); err == nil || !strings.Contains(err.Error(), `field "code" must be a string`) {
+		t.Fatalf("got %v", err)
+	}
+}
