@@ -63,10 +63,13 @@ func (c *corsPolicy) handle(w http.ResponseWriter, r *http.Request) bool {
 		h.Set("Access-Control-Allow-Origin", origin)
 	}
 	if !preflight {
+		// A browser MCP client reads the session id of /mcp's answers.
+		h.Set("Access-Control-Expose-Headers", "Mcp-Session-Id")
 		return false
 	}
-	h.Set("Access-Control-Allow-Methods", "GET, HEAD, POST")
-	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+	// DELETE and the Mcp-* headers are /mcp's (Streamable HTTP sessions).
+	h.Set("Access-Control-Allow-Methods", "GET, HEAD, POST, DELETE")
+	h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID")
 	h.Set("Access-Control-Max-Age", "600")
 	w.WriteHeader(http.StatusNoContent)
 	return true

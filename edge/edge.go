@@ -14,6 +14,7 @@
 //	POST /v1/mcp/resources/read {server, uri, scope}                        -> {result} | {error}
 //	POST /v1/mcp/prompts/get    {server, name, arguments?, scope}           -> {result} | {error}
 //	GET  /healthz                                                           -> {ok, version, engine}
+//	POST|GET|DELETE /mcp  MCP over Streamable HTTP, when Options.MCP is set (edge/mcpserver)
 //	GET  /...            static files (the web IDE), when Options.StaticDir is set
 package edge
 
@@ -103,6 +104,10 @@ type Options struct {
 	// Version and Engine are reported by /healthz; empty means "dev" and the
 	// runtime's configured engine.
 	Version, Engine string
+	// MCP, when set, is served at /mcp (mcpserver.Server.HTTPHandler: Code
+	// Mode as an MCP server over Streamable HTTP) behind the same bearer
+	// tokens, CORS and body limit as /v1; Principal gives it the caller.
+	MCP http.Handler
 }
 
 // Handler serves the HTTP API. It is safe for concurrent use.
@@ -117,7 +122,7 @@ type Handler struct {
 }
 
 type route struct {
-	method string // the one method it answers (GET routes also answer HEAD)
+	method string // the one method it answers (GET routes also answer HEAD); "" for any (the route checks)
 	serve  func(h *Handler, w http.ResponseWriter, r *http.Request, rc *requestContext)
 	auth   bool
 }
@@ -161,6 +166,9 @@ func New(rt Runtime, opts Options) (*Handler, error) {
 		"/v1/mcp/prompts/get":    {http.MethodPost, (*Handler).mcpPrompt, true},
 		"/healthz":               {http.MethodGet, (*Handler).healthz, false},
 	}
+	if opts.MCP != nil {
+		h.routes["/mcp"] = route{"", (*Handler).mcp, true}
+	}
 	return h, nil
 }
 
@@ -203,10 +211,14 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, rc *requestConte
 			h.static.serve(w, r)
 			return
 		}
-		writeError(w, &apiError{http.StatusNotFound, CodeNotFound, "no route " + quoteField(r.URL.Path) + "; the API is /v1/exec, /v1/wait, /v1/surface, /v1/catalog, /v1/tools/call, /v1/mcp/resources/read, /v1/mcp/prompts/get and /healthz"})
+		msg := "no route " + quoteField(r.URL.Path) + "; the API is /v1/exec, /v1/wait, /v1/surface, /v1/catalog, /v1/tools/call, /v1/mcp/resources/read, /v1/mcp/prompts/get and /healthz"
+		if h.opts.MCP != nil {
+			msg += "; the MCP server (Streamable HTTP) is /mcp"
+		}
+		writeError(w, &apiError{http.StatusNotFound, CodeNotFound, msg})
 		return
 	}
-	if r.Method != rt.method && !(rt.method == http.MethodGet && r.Method == http.MethodHead) {
+	if rt.method != "" && r.Method != rt.method && !(rt.method == http.MethodGet && r.Method == http.MethodHead) {
 		allow := rt.method
 		if rt.method == http.MethodGet {
 			allow = "GET, HEAD"

@@ -30,8 +30,12 @@ func (s *Scope) core() core.Scope {
 	return core.Scope{AgentID: s.AgentID, SessionID: s.SessionID, SessionKey: s.SessionKey, AgentRunID: s.AgentRunID}
 }
 
-// ExecRequest is the body of POST /v1/exec.
-type ExecRequest struct {
+// ExecArgs are exec's arguments as a caller sends them: the spec's
+// CodeModeExecInput plus restartSafe. Every front decodes them with the same
+// strict decoder into this one type (POST /v1/exec embeds it; the MCP server's
+// tools/call exec takes it as its arguments), so they accept and refuse alike;
+// core.Runtime.Exec judges the values.
+type ExecArgs struct {
 	// Code is the cell (core.ExecInput.Code); pointers tell a missing field
 	// from an empty one, so each refusal names what was wrong.
 	Code *string `json:"code"`
@@ -42,14 +46,37 @@ type ExecRequest struct {
 	Language *string `json:"language"`
 	// RestartSafe declares read-only work (core.ExecInput.RestartSafe).
 	RestartSafe *bool `json:"restartSafe"`
+}
+
+// Input is the core's exec input for a.
+func (a ExecArgs) Input() core.ExecInput {
+	in := core.ExecInput{Code: str(a.Code), Command: str(a.Command), Language: str(a.Language)}
+	if a.RestartSafe != nil {
+		in.RestartSafe = *a.RestartSafe
+	}
+	return in
+}
+
+// WaitArgs are wait's arguments (the spec's CodeModeWaitInput), shared like
+// ExecArgs.
+type WaitArgs struct {
+	// RunID is the runId of a waiting result; the core refuses an empty one.
+	RunID *string `json:"runId"`
+}
+
+// Input is the core's wait input for a.
+func (a WaitArgs) Input() core.WaitInput { return core.WaitInput{RunID: str(a.RunID)} }
+
+// ExecRequest is the body of POST /v1/exec: exec's arguments and the scope.
+type ExecRequest struct {
+	ExecArgs
 	// Scope is required.
 	Scope *Scope `json:"scope"`
 }
 
 // WaitRequest is the body of POST /v1/wait.
 type WaitRequest struct {
-	// RunID is the runId of a waiting result; required.
-	RunID *string `json:"runId"`
+	WaitArgs
 	// Scope is required and must be the scope that made the run.
 	Scope *Scope `json:"scope"`
 }
@@ -186,11 +213,7 @@ func (h *Handler) exec(w http.ResponseWriter, r *http.Request, rc *requestContex
 		writeError(w, missing("scope"))
 		return
 	}
-	in := core.ExecInput{Code: str(req.Code), Command: str(req.Command), Language: str(req.Language)}
-	if req.RestartSafe != nil {
-		in.RestartSafe = *req.RestartSafe
-	}
-	res := h.rt.Exec(r.Context(), core.CallInfo{Scope: req.Scope.core(), Principal: rc.principal, CallID: newCallID("exec")}, in)
+	res := h.rt.Exec(r.Context(), core.CallInfo{Scope: req.Scope.core(), Principal: rc.principal, CallID: newCallID("exec")}, req.Input())
 	rc.runID = res.RunID
 	writeJSON(w, http.StatusOK, res)
 }
@@ -206,7 +229,7 @@ func (h *Handler) wait(w http.ResponseWriter, r *http.Request, rc *requestContex
 		return
 	}
 	rc.runID = str(req.RunID)
-	res := h.rt.Wait(r.Context(), core.CallInfo{Scope: req.Scope.core(), Principal: rc.principal, CallID: newCallID("wait")}, core.WaitInput{RunID: str(req.RunID)})
+	res := h.rt.Wait(r.Context(), core.CallInfo{Scope: req.Scope.core(), Principal: rc.principal, CallID: newCallID("wait")}, req.Input())
 	writeJSON(w, http.StatusOK, res)
 }
 
@@ -343,4 +366,19 @@ func (h *Handler) mcpRead(w http.ResponseWriter, r *http.Request, rc *requestCon
 		return
 	}
 	writeJSON(w, http.StatusOK, MCPReadResponse{Result: res})
+}
+
+// mcp hands /mcp to the MCP server (Options.MCP) with the HTTP API's body
+// limit: a declared length over it is refused here, an undeclared one stops
+// at it (the MCP server answers 413).
+func (h *Handler) mcp(w http.ResponseWriter, r *http.Request, rc *requestContext) {
+	if r.ContentLength > h.maxBody {
+		w.Header().Set("Connection", "close")
+		writeError(w, &apiError{http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "request body exceeds " + strconv.FormatInt(h.maxBody, 10) + " bytes"})
+		return
+	}
+	if r.Body != nil {
+		r.Body = http.MaxBytesReader(w, r.Body, h.maxBody)
+	}
+	h.opts.MCP.ServeHTTP(w, r)
 }
