@@ -3,6 +3,7 @@ package core
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/codemode-go/codemode/core/catalog"
@@ -122,6 +123,53 @@ func (rt *Runtime) CallTool(ctx context.Context, call CallInfo, id string, input
 	if err != nil {
 		return catalog.Result{}, &ToolError{Code: "tool_failed", Message: "code mode could not build the tool catalog: " + plainMessage(err)}
 	}
+	return rt.callIn(ctx, call, cat, id, input, "tools/call")
+}
+
+// CallDirect runs one of scope's direct-only tools, the model-visible tools
+// beside exec and wait (Surface lists them), by its model-visible name: a
+// host that shows the surface to a model answers the model's direct calls
+// with it (the MCP server's tools/call). It takes CallTool's path (policy,
+// scope, hooks, approvals, input check, output contract, transcript) over a
+// catalog of the direct-only tools alone, so a direct-only tool stays out of
+// every guest's reach; a name that is not one of them is unknown_tool.
+func (rt *Runtime) CallDirect(ctx context.Context, call CallInfo, name string, input json.RawMessage) (catalog.Result, *ToolError) {
+	tools, err := rt.effectiveTools(ctx, call.Scope)
+	if err != nil {
+		return catalog.Result{}, &ToolError{Code: "tool_failed", Message: "code mode could not build the tool list: " + plainMessage(err)}
+	}
+	var direct []catalog.Tool
+	for _, t := range tools {
+		if t != nil && t.Spec().DirectOnly && t.Spec().Name == name {
+			direct = append(direct, directTool{t})
+		}
+	}
+	cat, err := catalog.Build(direct, rt.buildOptions(call.Scope))
+	if err != nil {
+		return catalog.Result{}, &ToolError{Code: "tool_failed", Message: "code mode could not build the tool catalog: " + plainMessage(err)}
+	}
+	id := ""
+	if es := cat.Entries(); len(es) > 0 {
+		id = es[0].ID
+	}
+	if id == "" {
+		return catalog.Result{}, &ToolError{Code: "unknown_tool", Message: "no direct tool is named " + strconv.Quote(text.Cut(name, 128)) + "; the model-visible tools are exec, wait and the surface's direct-only tools."}
+	}
+	return rt.callIn(ctx, call, cat, id, input, "direct")
+}
+
+// directTool is a direct-only tool catalogued for CallDirect's one call.
+type directTool struct{ catalog.Tool }
+
+func (d directTool) Spec() catalog.Spec {
+	s := d.Tool.Spec()
+	s.DirectOnly = false
+	return s
+}
+
+// callIn runs id of cat for a caller outside a run and files it in the
+// transcript under what.
+func (rt *Runtime) callIn(ctx context.Context, call CallInfo, cat *catalog.Catalog, id string, input json.RawMessage, what string) (catalog.Result, *ToolError) {
 	via := catalog.ViaTools
 	if strings.HasPrefix(id, string(catalog.SourceMCP)+":") {
 		via = catalog.ViaMCP
@@ -132,7 +180,7 @@ func (rt *Runtime) CallTool(ctx context.Context, call CallInfo, id string, input
 	if err != nil {
 		status, te = StatusFailed, toolError(ctx, err)
 	}
-	rt.opts.Transcript.add(TranscriptEntry{CallID: call.CallID, Tool: "tools/call", Status: status,
+	rt.opts.Transcript.add(TranscriptEntry{CallID: call.CallID, Tool: what, Status: status,
 		Nested: cat.Trajectory().Calls()})
 	return res, te
 }

@@ -266,6 +266,8 @@ func (r *run) pump(ctx context.Context, deadline time.Time, resumed bool) Result
 	vm := r.vm
 	timer := time.NewTimer(time.Until(deadline))
 	defer timer.Stop()
+	tick, report, stopTick := r.progressTicker(deadline)
+	defer stopTick()
 	delivered := 0
 	for {
 		n, err := r.drainSettled()
@@ -305,6 +307,8 @@ func (r *run) pump(ctx context.Context, deadline time.Time, resumed bool) Result
 			return r.suspend("pending_tools")
 		case <-ctx.Done():
 			return r.end(r.failure("", msgAborted))
+		case <-tick:
+			report()
 		}
 	}
 }

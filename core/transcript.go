@@ -20,7 +20,7 @@ type Transcript struct {
 type TranscriptEntry struct {
 	// CallID is the model's exec/wait call id.
 	CallID string `json:"callId"`
-	Tool   string `json:"tool"` // "exec", "wait" or "tools/call" (Runtime.CallTool)
+	Tool   string `json:"tool"` // "exec", "wait", "tools/call" (Runtime.CallTool) or "direct" (Runtime.CallDirect)
 	// ToolKind is "code_mode_exec" for Code Mode calls.
 	ToolKind string `json:"toolKind"`
 	// Language is the cell language of an exec.

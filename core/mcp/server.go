@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -59,12 +60,18 @@ type PromptArgument struct {
 	Required bool `json:"required,omitempty"`
 }
 
-// Server is one connected MCP client session. Its tool, resource and prompt lists
-// are snapshots taken at Connect; they are safe for concurrent use.
+// Server is one connected MCP client session. Its resource and prompt lists
+// are snapshots taken at Connect; its tool list is listed again whenever the
+// server announces notifications/tools/list_changed (OnToolsChanged hears of
+// it). All of it is safe for concurrent use.
 type Server struct {
 	name      string
 	session   *sdk.ClientSession
+	toolsMu   sync.RWMutex
 	tools     []catalog.Tool
+	reloadMu  sync.Mutex // one tools/list at a time after a list_changed
+	watchers  map[int]func()
+	watchSeq  int
 	resources []Resource
 	prompts   []Prompt
 	dropped   []Dropped
@@ -88,12 +95,17 @@ func Connect(ctx context.Context, name string, t Transport) (*Server, error) {
 	if t == nil {
 		return nil, fmt.Errorf("mcp: server %q: nil transport", name)
 	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "codemode-go", Version: "0.1.0"}, nil)
+	s := &Server{name: name, closed: make(chan struct{})}
+	client := sdk.NewClient(&sdk.Implementation{Name: "codemode-go", Version: "0.1.0"}, &sdk.ClientOptions{
+		// The handler runs on the session's reading side: listing from it
+		// would wait for itself, so the new list is fetched on its own goroutine.
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { go s.reloadTools() },
+	})
 	session, err := client.Connect(ctx, t, nil)
 	if err != nil {
 		return nil, fmt.Errorf("mcp: server %q: connect: %w", name, err)
 	}
-	s := &Server{name: name, session: session, closed: make(chan struct{})}
+	s.session = session
 	if err := s.load(ctx); err != nil {
 		_ = s.Close()
 		return nil, err
@@ -107,9 +119,11 @@ func (s *Server) load(ctx context.Context) error {
 		caps = ir.Capabilities
 	}
 	if caps == nil || caps.Tools != nil {
-		if err := s.loadTools(ctx); err != nil {
+		tools, dropped, err := s.listTools(ctx)
+		if err != nil {
 			return err
 		}
+		s.tools, s.dropped = tools, append(s.dropped, dropped...)
 	}
 	if caps != nil && caps.Resources != nil {
 		if err := s.loadResources(ctx); err != nil {
@@ -125,44 +139,53 @@ func (s *Server) load(ctx context.Context) error {
 }
 
 func (s *Server) drop(kind, name, reason string) {
+	s.dropped = append(s.dropped, dropped(kind, name, reason))
+}
+
+func dropped(kind, name, reason string) Dropped {
 	if len(name) > MaxNameBytes {
 		name = text.Clip(clip(name), MaxNameBytes+len(text.Ellipsis))
 	}
-	s.dropped = append(s.dropped, Dropped{Kind: kind, Name: name, Reason: reason})
+	return Dropped{Kind: kind, Name: name, Reason: reason}
 }
 
-func (s *Server) loadTools(ctx context.Context) error {
+// listTools runs tools/list and keeps the tools that pass the bounds, with
+// what it dropped and why.
+func (s *Server) listTools(ctx context.Context) ([]catalog.Tool, []Dropped, error) {
 	seen := map[string]bool{}
+	var tools []catalog.Tool
+	var drops []Dropped
+	drop := func(kind, name, reason string) { drops = append(drops, dropped(kind, name, reason)) }
 	for t, err := range s.session.Tools(ctx, nil) {
 		if err != nil {
-			return fmt.Errorf("mcp: server %q: tools/list: %w", s.name, err)
+			return nil, nil, fmt.Errorf("mcp: server %q: tools/list: %w", s.name, err)
 		}
-		if len(s.tools) >= MaxItems {
-			s.drop("tool", t.Name, fmt.Sprintf("more than %d tools", MaxItems))
+		if len(tools) >= MaxItems {
+			drop("tool", t.Name, fmt.Sprintf("more than %d tools", MaxItems))
 			break
 		}
 		if err := checkName(t.Name); err != nil {
-			s.drop("tool", t.Name, err.Error())
+			drop("tool", t.Name, err.Error())
 			continue
 		}
 		if seen[t.Name] {
-			s.drop("tool", t.Name, "duplicate tool name")
+			drop("tool", t.Name, "duplicate tool name")
 			continue
 		}
 		in, err := checkSchema(t.InputSchema)
 		if err != nil {
-			s.drop("tool", t.Name, "inputSchema: "+err.Error())
+			drop("tool", t.Name, "inputSchema: "+err.Error())
 			continue
 		}
 		var out json.RawMessage
 		if t.OutputSchema != nil {
 			if out, err = checkSchema(t.OutputSchema); err != nil {
-				s.drop("outputSchema", t.Name, err.Error())
+				drop("outputSchema", t.Name, err.Error())
 				out = nil
 			}
 		}
 		seen[t.Name] = true
-		s.tools = append(s.tools, &tool{server: s, spec: catalog.Spec{
+		tools = append(tools, &tool{server: s, spec: catalog.Spec{
 			Name:         t.Name,
 			Label:        clip(t.Title),
 			Description:  clip(t.Description),
@@ -175,7 +198,56 @@ func (s *Server) loadTools(ctx context.Context) error {
 			ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint,
 		}})
 	}
-	return nil
+	return tools, drops, nil
+}
+
+// reloadTools lists the tools again after the server announced a change,
+// swaps the list in and tells the watchers. A list that fails (the server
+// went away meanwhile) keeps the old one.
+func (s *Server) reloadTools() {
+	s.reloadMu.Lock()
+	defer s.reloadMu.Unlock()
+	if s.isClosed() {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), reloadTimeout)
+	defer cancel()
+	tools, _, err := s.listTools(ctx)
+	if err != nil {
+		return
+	}
+	s.toolsMu.Lock()
+	s.tools = tools
+	watchers := make([]func(), 0, len(s.watchers))
+	for _, w := range s.watchers {
+		watchers = append(watchers, w)
+	}
+	s.toolsMu.Unlock()
+	for _, w := range watchers {
+		w()
+	}
+}
+
+// reloadTimeout bounds one tools/list after a list_changed.
+const reloadTimeout = 20 * time.Second
+
+// OnToolsChanged calls fn (on a goroutine of the server's) each time the tool
+// list changed after the server announced notifications/tools/list_changed;
+// Tools returns the new list by then. stop ends the subscription.
+func (s *Server) OnToolsChanged(fn func()) (stop func()) {
+	s.toolsMu.Lock()
+	defer s.toolsMu.Unlock()
+	if s.watchers == nil {
+		s.watchers = map[int]func(){}
+	}
+	s.watchSeq++
+	id := s.watchSeq
+	s.watchers[id] = fn
+	return func() {
+		s.toolsMu.Lock()
+		delete(s.watchers, id)
+		s.toolsMu.Unlock()
+	}
 }
 
 func (s *Server) loadResources(ctx context.Context) error {
@@ -237,7 +309,12 @@ func (s *Server) loadPrompts(ctx context.Context) error {
 func (s *Server) Name() string { return s.name }
 
 // Tools returns the server's tools as catalog tools (Source mcp, Owner = Name()).
-func (s *Server) Tools() []catalog.Tool { return append([]catalog.Tool(nil), s.tools...) }
+// The list is the one of the last tools/list (see OnToolsChanged).
+func (s *Server) Tools() []catalog.Tool {
+	s.toolsMu.RLock()
+	defer s.toolsMu.RUnlock()
+	return append([]catalog.Tool(nil), s.tools...)
+}
 
 // Resources returns the resources listed at Connect.
 func (s *Server) Resources() []Resource { return append([]Resource(nil), s.resources...) }
