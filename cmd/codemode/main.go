@@ -4,8 +4,9 @@
 //	codemode serve [--addr 127.0.0.1:8787] [--config FILE] [--static DIR]
 //	codemode exec [-e CODE | -f FILE] [--language typescript] [--config FILE] [--wait]
 //	codemode surface [--config FILE] [--format plain|anthropic|openai]
+//	codemode mcp [--config FILE]
 //
-// serve and exec take the same config file (edge/serverconfig), so the server
+// serve, exec and mcp take the same config file (edge/serverconfig), so the server
 // and the command line see the same tools. exec prints each CodeModeResult as
 // one JSON line; its exit status is 0 whenever a result was produced, whatever
 // its status. Every subcommand exits 2 for usage and config errors and 1 when
@@ -39,9 +40,11 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, `usage: codemode serve [--addr 127.0.0.1:8787] [--config FILE] [--static DIR] [--grace 15s] [--metrics-addr 127.0.0.1:PORT]
        codemode exec [-e CODE | -f FILE] [--language javascript|typescript] [--config FILE] [--wait]
        codemode surface [--config FILE] [--format plain|anthropic|openai]
+       codemode mcp [--config FILE]
 
 serve answers the HTTP API (POST /v1/exec, /v1/wait, /v1/surface, /v1/tools/call,
-GET /v1/catalog, /healthz) and serves the web IDE from build/web at / when it exists.
+GET /v1/catalog, /healthz), Code Mode as an MCP server over Streamable HTTP at /mcp,
+and serves the web IDE from build/web at / when it exists.
 Beyond loopback it needs auth.tokens in the config. --metrics-addr (off by default,
 loopback only) serves goroutines, heap and suspended runs as JSON at GET /metrics.
 
@@ -52,6 +55,9 @@ per result. -f - reads the cell from standard input.
 
 --config takes the server config file, JSON or JSON5 (see examples/codemode.json5):
 tools.codeMode, mcp.servers, exampleTools, auth, cors, listen.
+
+mcp serves Code Mode as an MCP server over stdio (for an MCP host's config): tools/list
+is exec (with the quick index), wait and the direct-only tools. Logs go to stderr.
 
 surface prints the model-visible tool list for the example toolset (exec, wait and
 the direct-only tools when Code Mode is enabled; the untouched list when it is not),
@@ -64,6 +70,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if len(args) > 0 && args[0] == "serve" {
 		return serveCmd(context.Background(), args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "mcp" {
+		return mcpCmd(context.Background(), args[1:], stdin, stdout, stderr)
 	}
 	if len(args) == 0 || args[0] != "exec" {
 		usage(stderr)

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/edge"
+	"github.com/codemode-go/codemode/edge/mcpserver"
 	"github.com/codemode-go/codemode/edge/serverconfig"
 )
 
@@ -86,9 +87,11 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if env == nil {
 		return code
 	}
+	mcpSrv := mcpserver.New(env.rt, mcpserver.Options{Version: version(), Logger: log, MaxBodyBytes: cfg.MaxBodyBytes})
+	defer mcpSrv.Close()
 	h, err := edge.New(env.rt, edge.Options{
 		Tokens: cfg.Tokens, AllowedOrigins: cfg.AllowedOrigins, MaxBodyBytes: cfg.MaxBodyBytes,
-		StaticDir: dir, Logger: log, Version: version(),
+		StaticDir: dir, Logger: log, Version: version(), MCP: mcpSrv.HTTPHandler(),
 	})
 	if err != nil {
 		env.close(context.Background())
@@ -134,6 +137,7 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	case <-ctx.Done():
 	}
 	log.Info("shutting down", "grace", *grace)
+	mcpSrv.Close() // ends the MCP sessions' open event streams, which would hold Shutdown to the grace period
 	sctx, cancel := context.WithTimeout(context.Background(), *grace)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
