@@ -50,10 +50,11 @@ func (r *run) progressTicker(deadline time.Time) (<-chan time.Time, func(), func
 	if rep == nil {
 		return nil, func() {}, func() {}
 	}
-	start := time.Now()
+	timeout := time.Duration(r.rt.cfg.TimeoutMs) * time.Millisecond
+	start := deadline.Add(-timeout)
 	t := time.NewTicker(rep.every)
 	report := func() {
-		p := Progress{RunID: r.id, Elapsed: time.Since(start), Timeout: deadline.Sub(start)}
+		p := Progress{RunID: r.id, Elapsed: time.Since(start), Timeout: timeout}
 		for _, pc := range r.calls {
 			p.Pending = append(p.Pending, PendingToolCall{ID: pc.id, ToolID: pc.toolID, Kind: pc.kind})
 		}

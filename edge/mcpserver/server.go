@@ -170,7 +170,7 @@ func (s *Server) principal(p string) *principalServer {
 		return ps
 	}
 	ps := newPrincipalServer(s, p)
-	ps.apply(s.tools)
+	ps.apply(s.tools, false)
 	s.servers[p] = ps
 	return ps
 }
@@ -186,6 +186,6 @@ func (s *Server) refresh() {
 	}
 	s.tools = tools
 	for _, ps := range s.servers {
-		ps.apply(tools)
+		ps.apply(tools, true)
 	}
 }

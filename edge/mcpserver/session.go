@@ -7,6 +7,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codemode-go/codemode/core"
+	"github.com/codemode-go/codemode/core/surface"
 )
 
 // principalServer is the SDK server of one principal and the scopes of its
@@ -37,12 +38,16 @@ const instructions = "Code Mode: call exec with a JavaScript or TypeScript progr
 	"(tools.search, tools.callValue, MCP.<server>.<tool>); when it answers status \"waiting\", call wait with its runId."
 
 // apply makes the registered tools match defs: changed and new definitions
-// are added, gone ones removed; the SDK notifies the sessions once.
-func (ps *principalServer) apply(defs []toolDef) {
+// are added, gone ones removed; the SDK notifies the sessions once
+// (notifications/tools/list_changed, debounced). With catalogChanged, exec is
+// registered again even when its text stayed the same: the catalog behind it
+// changed (an upstream MCP server's tools are not in the quick index), and a
+// client re-reads tools/list and its own view of the tools then.
+func (ps *principalServer) apply(defs []toolDef, catalogChanged bool) {
 	keep := map[string]bool{}
 	for _, d := range defs {
 		keep[d.tool.Name] = true
-		if ps.defs[d.tool.Name] == d.key {
+		if ps.defs[d.tool.Name] == d.key && !(catalogChanged && d.tool.Name == surface.ExecToolName) {
 			continue
 		}
 		ps.defs[d.tool.Name] = d.key

@@ -128,7 +128,7 @@ func (s *Server) withProgress(ctx context.Context, req *sdk.CallToolRequest) con
 			}
 			msg += sep + what
 		}
-		msg += fmt.Sprintf(" (%.1fs of timeoutMs %d; then exec answers waiting)", p.Elapsed.Seconds(), p.Timeout.Milliseconds())
+		msg += fmt.Sprintf(" (%.1fs of timeoutMs %d; then the call answers waiting)", p.Elapsed.Seconds(), p.Timeout.Milliseconds())
 		nctx, cancel := context.WithTimeout(ctx, s.opts.ProgressEvery)
 		defer cancel()
 		req.Session.NotifyProgress(nctx, &sdk.ProgressNotificationParams{
