@@ -185,11 +185,23 @@ test_() {
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
   test_wasip1
   test_hostjs
+  test_mcp
   test_hostile_js
   test_ide
   test_worker
   test_gomodule
   fuzz_brief
+}
+
+# test_mcp: Code Mode as an MCP server (codemode mcp over stdio, serve's /mcp over
+# Streamable HTTP) against the official MCP TypeScript SDK's client (tests/mcp, ~10 s).
+test_mcp() {
+  deps
+  log "go build (build/codemode for the MCP client suite)"
+  mkdir -p build
+  go build -o build/codemode ./cmd/codemode
+  log "node --test tests/mcp (the MCP TypeScript SDK client, stdio and Streamable HTTP)"
+  node --test tests/mcp/
 }
 
 # test_ide: the web IDE's Playwright suite (tests/e2e/ide) in Debian's chromium,
