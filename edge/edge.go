@@ -34,18 +34,28 @@ import (
 	json "github.com/goccy/go-json"
 )
 
-// Runtime is everything the handler asks of a core. *core.Runtime is the one
-// in-process implementation; a host whose cells run somewhere else implements
-// it by forwarding (the Cloudflare Worker's front forwards Exec, Wait and
-// Surface to a Durable Object and serves Catalog and CallTool from a RelayOnly
-// core), so every route, its decoding and its answers stay in this package.
-type Runtime interface {
+// Operations are the model-facing operations every front serves the same
+// way (the HTTP API here, the MCP server in mcpserver): a front decodes
+// exec's and wait's arguments into ExecArgs and WaitArgs and calls these.
+type Operations interface {
 	// Exec runs a cell (POST /v1/exec); failures are results, never errors.
 	Exec(ctx context.Context, call core.CallInfo, in core.ExecInput) core.Result
 	// Wait resumes a waiting run (POST /v1/wait).
 	Wait(ctx context.Context, call core.CallInfo, in core.WaitInput) core.Result
 	// Surface is the model-visible tool surface of a scope (POST /v1/surface).
 	Surface(ctx context.Context, scope core.Scope, disableTools bool) (surface.Surface, error)
+	// Config is the Code Mode configuration (limits, languages) the front
+	// reports and applies.
+	Config() config.Config
+}
+
+// Runtime is everything the handler asks of a core. *core.Runtime is the one
+// in-process implementation; a host whose cells run somewhere else implements
+// it by forwarding (the Cloudflare Worker's front forwards Exec, Wait and
+// Surface to a Durable Object and serves Catalog and CallTool from a RelayOnly
+// core), so every route, its decoding and its answers stay in this package.
+type Runtime interface {
+	Operations
 	// Catalog is a scope's catalog for a remote core (POST /v1/catalog).
 	Catalog(ctx context.Context, scope core.Scope) (core.RemoteCatalog, error)
 	// CallTool runs one catalog tool for a remote core's guest (POST
@@ -55,9 +65,6 @@ type Runtime interface {
 	// remote core's guest (POST /v1/mcp/resources/read, /v1/mcp/prompts/get);
 	// a *core.ToolError is the read's failure, answered 200.
 	ReadMCP(ctx context.Context, call core.CallInfo, rd core.MCPRead) (json.RawMessage, *core.ToolError)
-	// Config is the Code Mode configuration (limits, languages) the handler
-	// reports and applies.
-	Config() config.Config
 }
 
 var _ Runtime = (*core.Runtime)(nil)

@@ -83,12 +83,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // startExec is exec's cli.Start: the server config file and its MCP servers.
 func startExec(ctx context.Context, file string, stderr io.Writer) (*core.Runtime, func(), int) {
-	cfg, err := loadConfig(file)
-	if err == nil {
-		err = cfg.RequireEnabled()
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
+	cfg, ok := loadEnabledConfig(file, stderr)
+	if !ok {
 		return nil, nil, 2
 	}
 	env, status := startRuntime(ctx, cfg, nil, stderr)
@@ -96,6 +92,43 @@ func startExec(ctx context.Context, file string, stderr io.Writer) (*core.Runtim
 		return nil, nil, status
 	}
 	return env.rt, func() { env.close(ctx) }, 0
+}
+
+// parseArgs parses a subcommand's flags and refuses stray arguments; false
+// means exit 2 (the reason is printed).
+func parseArgs(fs *flag.FlagSet, args []string, stderr io.Writer) bool {
+	fs.SetOutput(stderr)
+	fs.Usage = func() { usage(stderr) }
+	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
+		if fs.NArg() > 0 {
+			fmt.Fprintf(stderr, "codemode %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		}
+		return false
+	}
+	return true
+}
+
+// parseServerArgs parses the flags of a server subcommand (serve, mcp) and
+// loads the config file its --config flag (cfgFile) names.
+func parseServerArgs(fs *flag.FlagSet, cfgFile *string, args []string, stderr io.Writer) (*serverconfig.Config, bool) {
+	if !parseArgs(fs, args, stderr) {
+		return nil, false
+	}
+	return loadEnabledConfig(*cfgFile, stderr)
+}
+
+// loadEnabledConfig is the config of a Code Mode server (serve, mcp, exec):
+// loadConfig, refused unless Code Mode is on; false means exit 2 (printed).
+func loadEnabledConfig(file string, stderr io.Writer) (*serverconfig.Config, bool) {
+	cfg, err := loadConfig(file)
+	if err == nil {
+		err = cfg.RequireEnabled()
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
+		return nil, false
+	}
+	return cfg, true
 }
 
 // loadConfig reads the server config file, or gives the defaults (Code Mode on,

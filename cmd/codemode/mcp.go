@@ -20,21 +20,9 @@ import (
 // runtime as serve, until the client closes stdin or a signal arrives.
 func mcpCmd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	cfgFile := fs.String("config", "", "server config file (JSON or JSON5)")
-	fs.Usage = func() { usage(stderr) }
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		if fs.NArg() > 0 {
-			fmt.Fprintf(stderr, "codemode mcp: unexpected argument %q\n", fs.Arg(0))
-		}
-		return 2
-	}
-	cfg, err := loadConfig(*cfgFile)
-	if err == nil {
-		err = cfg.RequireEnabled()
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
+	cfg, ok := parseServerArgs(fs, cfgFile, args, stderr)
+	if !ok {
 		return 2
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))

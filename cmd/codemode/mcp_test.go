@@ -78,14 +78,7 @@ func TestMCPOverStdio(t *testing.T) {
 		}
 	}
 	cs.Close() // closes stdin
-	select {
-	case code := <-exit:
-		if code != 0 {
-			t.Fatalf("codemode mcp exited %d: %s", code, stderr.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("codemode mcp did not end after stdin closed")
-	}
+	exitsZero(t, "codemode mcp", exit, stderr)
 	for _, p := range children {
 		deadline := time.Now().Add(10 * time.Second)
 		for alive(p) && time.Now().Before(deadline) {
@@ -94,6 +87,19 @@ func TestMCPOverStdio(t *testing.T) {
 		if alive(p) {
 			t.Errorf("MCP child %d still runs after codemode mcp ended", p)
 		}
+	}
+}
+
+// exitsZero waits (30 s at most) for a subcommand's exit code and wants 0.
+func exitsZero(t *testing.T, what string, exit <-chan int, stderr *lineWriter) {
+	t.Helper()
+	select {
+	case code := <-exit:
+		if code != 0 {
+			t.Fatalf("%s exited %d: %s", what, code, stderr.String())
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("%s did not stop", what)
 	}
 }
 
@@ -123,14 +129,7 @@ func TestServeServesMCPAtSlashMCP(t *testing.T) {
 	}
 	start := time.Now()
 	cancel()
-	select {
-	case code := <-exit:
-		if code != 0 {
-			t.Fatalf("serve exited %d: %s", code, stderr.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not stop")
-	}
+	exitsZero(t, "serve", exit, stderr)
 	if d := time.Since(start); d > 10*time.Second {
 		t.Errorf("shutdown with an open MCP session took %s (the grace period is 15s)", d)
 	}

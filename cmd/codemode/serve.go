@@ -36,25 +36,13 @@ const abortWait = 5 * time.Second
 // suspended runs are dropped with one log line, MCP stdio children stop).
 func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	addr := fs.String("addr", "", "listen address host:port (default: the config's listen, else "+serverconfig.DefaultListen+")")
 	cfgFile := fs.String("config", "", "server config file (JSON or JSON5)")
 	static := fs.String("static", "", "directory served at / (default: the config's staticDir, else "+defaultStaticDir+" when it exists)")
 	grace := fs.Duration("grace", defaultGrace, "how long in-flight requests may finish after SIGINT/SIGTERM")
 	metricsAddr := fs.String("metrics-addr", "", "opt-in: serve runtime figures (goroutines, heap, suspended runs) as JSON at GET /metrics on this loopback host:port; off by default")
-	fs.Usage = func() { usage(stderr) }
-	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
-		if fs.NArg() > 0 {
-			fmt.Fprintf(stderr, "codemode serve: unexpected argument %q\n", fs.Arg(0))
-		}
-		return 2
-	}
-	cfg, err := loadConfig(*cfgFile)
-	if err == nil {
-		err = cfg.RequireEnabled()
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
+	cfg, ok := parseServerArgs(fs, cfgFile, args, stderr)
+	if !ok {
 		return 2
 	}
 	listen := cfg.Listen

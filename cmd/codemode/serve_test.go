@@ -218,14 +218,7 @@ func TestServeWithServerEverythingAndGracefulShutdown(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the in-flight exec never answered")
 	}
-	select {
-	case code := <-exit:
-		if code != 0 {
-			t.Fatalf("serve exited %d: %s", code, stderr.String())
-		}
-	case <-time.After(30 * time.Second):
-		t.Fatal("serve did not stop")
-	}
+	exitsZero(t, "serve", exit, stderr)
 	logs := stderr.String()
 	if strings.Count(logs, "dropped suspended runs") != 1 || !strings.Contains(logs, "count=1") {
 		t.Errorf("want one log line dropping 1 suspended run:\n%s", logs)

@@ -36,28 +36,21 @@ import (
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/surface"
 	"github.com/codemode-go/codemode/edge"
 	json "github.com/goccy/go-json"
 )
 
 // Runtime is what the server asks of a core; *core.Runtime implements it.
+// edge.Operations are exec, wait, the surface (tools/list) and the config
+// (exec's languages), as the HTTP API calls them.
 type Runtime interface {
-	// Exec runs a cell (tools/call exec).
-	Exec(ctx context.Context, call core.CallInfo, in core.ExecInput) core.Result
-	// Wait resumes a waiting run (tools/call wait).
-	Wait(ctx context.Context, call core.CallInfo, in core.WaitInput) core.Result
-	// Surface is the model-visible tool list (tools/list).
-	Surface(ctx context.Context, scope core.Scope, disableTools bool) (surface.Surface, error)
+	edge.Operations
 	// CallDirect runs a direct-only tool (tools/call of any other name).
 	CallDirect(ctx context.Context, call core.CallInfo, name string, input json.RawMessage) (catalog.Result, *core.ToolError)
 	// EndSession ends the runs of an MCP session that closed.
 	EndSession(scope core.Scope) int
 	// WatchCatalog tells the server when tools/list must be rebuilt.
 	WatchCatalog(fn func()) (stop func())
-	// Config gives the languages exec accepts.
-	Config() config.Config
 }
 
 var _ Runtime = (*core.Runtime)(nil)
