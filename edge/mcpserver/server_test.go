@@ -15,6 +15,7 @@ import (
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/surface"
+	"github.com/codemode-go/codemode/edge/mcpserver"
 	json "github.com/goccy/go-json"
 )
 
@@ -386,5 +387,40 @@ func TestStreamableHTTP(t *testing.T) {
 	res.Body.Close()
 	if res.StatusCode != 204 || !strings.Contains(res.Header.Get("Access-Control-Allow-Headers"), "Mcp-Session-Id") || !strings.Contains(res.Header.Get("Access-Control-Allow-Methods"), "DELETE") {
 		t.Errorf("preflight: %d %v", res.StatusCode, res.Header)
+	}
+}
+
+// panicky is a runtime whose Exec panics for one cell.
+type panicky struct{ *core.Runtime }
+
+func (p panicky) Exec(ctx context.Context, call core.CallInfo, in core.ExecInput) core.Result {
+	if in.Code == "panic" {
+		panic("boom at /home/secret/path.go:12")
+	}
+	return p.Runtime.Exec(ctx, call, in)
+}
+
+// TestAPanicIsThatCallsFailure: a panic while answering a tools/call is an
+// isError answer without the panic's text, and the server keeps serving.
+func TestAPanicIsThatCallsFailure(t *testing.T) {
+	f := newFixture(t, 2000)
+	srv := mcpserver.New(panicky{f.rt}, mcpserver.Options{})
+	defer srv.Close()
+	ct, st := sdk.NewInMemoryTransports()
+	go srv.Run(context.Background(), st)
+	cs, err := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "exec", Arguments: map[string]any{"code": "panic"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text := res.Content[0].(*sdk.TextContent).Text; !res.IsError || strings.Contains(text, "secret") || !strings.HasPrefix(text, "exec: the server failed") {
+		t.Fatalf("panic answered %v %q", res.IsError, text)
+	}
+	if r := call(t, context.Background(), cs, "exec", map[string]any{"code": "return 1"}); string(r.Value) != "1" {
+		t.Fatalf("after the panic: %+v", r)
 	}
 }

@@ -65,7 +65,15 @@ func (s *Server) languages() []string {
 // handler answers tools/call of d.
 func (ps *principalServer) handler(d toolDef) sdk.ToolHandler {
 	name := d.tool.Name
-	return func(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	return func(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, err error) {
+		// A panic below is this call's failure, never the process's: the
+		// model is told, the log gets the value (not the client).
+		defer func() {
+			if p := recover(); p != nil {
+				ps.s.opts.Logger.Error("mcp server: tools/call panicked", "tool", name, "panic", fmt.Sprint(p))
+				res, err = refusal(name+": the server failed while answering this call; try again or report it"), nil
+			}
+		}()
 		call := ps.call(req.Session, callID(req))
 		args := []byte(req.Params.Arguments)
 		switch name {
@@ -75,22 +83,22 @@ func (ps *principalServer) handler(d toolDef) sdk.ToolHandler {
 				return refusal(msg), nil
 			}
 			ctx = ps.s.withProgress(ctx, req)
-			var res core.Result
+			var r core.Result
 			if e, ok := in.(execIn); ok {
-				res = ps.s.rt.Exec(ctx, call, e.ExecInput)
+				r = ps.s.rt.Exec(ctx, call, e.ExecInput)
 			} else {
-				res = ps.s.rt.Wait(ctx, call, in.(core.WaitInput))
+				r = ps.s.rt.Wait(ctx, call, in.(core.WaitInput))
 			}
-			return resultOf(res)
+			return resultOf(r)
 		default:
 			if len(args) == 0 {
 				args = []byte(`{}`)
 			}
-			res, terr := ps.s.rt.CallDirect(ctx, call, name, args)
+			out, terr := ps.s.rt.CallDirect(ctx, call, name, args)
 			if terr != nil {
 				return refusal(name + ": " + terr.Message + " (" + terr.Code + ")"), nil
 			}
-			return directResult(res), nil
+			return directResult(out), nil
 		}
 	}
 }
