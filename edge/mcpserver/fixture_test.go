@@ -45,7 +45,7 @@ type fixture struct {
 	entered, blocked chan struct{}
 }
 
-func newFixture(t *testing.T, timeoutMs int) *fixture {
+func newFixture(t testing.TB, timeoutMs int) *fixture {
 	t.Helper()
 	f := &fixture{entered: make(chan struct{}, 4), blocked: make(chan struct{}, 4)}
 	tools := []catalog.Tool{
@@ -114,7 +114,7 @@ func mustJSON(v any) []byte {
 
 // connect opens a Go SDK client session to the server over an in-memory
 // pipe (the stdio path: Server.Run), with opts for its handlers.
-func (f *fixture) connect(t *testing.T, opts *sdk.ClientOptions) *sdk.ClientSession {
+func (f *fixture) connect(t testing.TB, opts *sdk.ClientOptions) *sdk.ClientSession {
 	t.Helper()
 	ct, st := sdk.NewInMemoryTransports()
 	go f.srv.Run(context.Background(), st)
@@ -134,7 +134,7 @@ const (
 
 // serveHTTP serves the HTTP API with the MCP server at /mcp, with two
 // principals' tokens.
-func (f *fixture) serveHTTP(t *testing.T, maxBody int64) *httptest.Server {
+func (f *fixture) serveHTTP(t testing.TB, maxBody int64) *httptest.Server {
 	t.Helper()
 	h, err := edge.New(f.rt, edge.Options{
 		Tokens:         []edge.Token{{Principal: "alice", Token: tokenAlice}, {Principal: "bob", Token: tokenBob}},
@@ -170,7 +170,7 @@ func (b *bearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // connectHTTP opens a Go SDK client session over Streamable HTTP as the
 // principal of token.
-func connectHTTP(t *testing.T, url, token string, opts *sdk.ClientOptions) (*sdk.ClientSession, *bearer) {
+func connectHTTP(t testing.TB, url, token string, opts *sdk.ClientOptions) (*sdk.ClientSession, *bearer) {
 	t.Helper()
 	b := &bearer{token: token}
 	tr := &sdk.StreamableClientTransport{Endpoint: url + "/mcp", HTTPClient: &http.Client{Transport: b}}
