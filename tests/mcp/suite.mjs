@@ -1,7 +1,7 @@
 // The MCP server's client suite, run by stdio.test.mjs and http.test.mjs
 // against the built binary (build/codemode mcp / serve) with the official
 // MCP TypeScript SDK's client: tools/list, exec, a waiting run and wait, a
-// guest error, a timeout, cancellation, and two sessions that cannot see each
+// guest error, a timeout, cancellation, progress, and two sessions that cannot see each
 // other's runs. The SDK's client validates every structuredContent against the
 // tools' outputSchema (Ajv), so the CodeModeResult schema is checked too.
 import { test } from 'node:test';
@@ -124,6 +124,20 @@ export function suite(connect) {
       // Had the run gone on, it would have closed issue 2 by now.
       await new Promise((resolve) => setTimeout(resolve, 2000));
       assert.equal(await issue(), 'open', 'the cancelled run went on and closed the issue');
+    } finally {
+      await client.close();
+    }
+  });
+
+  test('a call with a progress token hears progress while its cell waits on a slow tool', async () => {
+    const client = await open(connect, true);
+    try {
+      const seen = [];
+      const res = await exec(client, { code: 'return (await tools.sleep_ms({ms: 1600})).slept' }, { onprogress: (p) => seen.push(p) });
+      assert.equal(result(res).value, 1600);
+      assert.ok(seen.length >= 1, 'no notifications/progress');
+      assert.equal(seen[0].total, 30000);
+      assert.match(seen[0].message, /openclaw:core:sleep_ms/);
     } finally {
       await client.close();
     }
