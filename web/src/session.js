@@ -64,7 +64,7 @@ export class Session extends EventTarget {
       this.cm = cm;
       this.cmKey = key;
       this.loading = null;
-      cm.addEventListener?.("workerrestart", () => this.onRestart(cm));
+      cm.addEventListener?.("workerrestart", (e) => this.onRestart(cm, e.detail?.reason ?? ""));
       // An old core stays alive while it still holds suspended runs.
       if (old) (this.retired ??= new Set()).add(old);
       this.retire();
@@ -78,10 +78,10 @@ export class Session extends EventTarget {
     return this.loading;
   }
 
-  onRestart(cm) {
+  onRestart(cm, reason) {
     let lost = 0;
     for (const r of this.runs.values()) if (r.cm === cm) { r.lost = true; lost++; }
-    this.emit("restart", { lost });
+    this.emit("restart", { lost, stopped: reason.startsWith("stopped:") });
     this.emit("runs");
   }
 
@@ -117,6 +117,17 @@ export class Session extends EventTarget {
     this.settle(rec, res, cm);
     this.retire();
     return res;
+  }
+
+  /**
+   * stop ends the exec or wait in flight on the current core: hostjs
+   * terminates its worker and starts a new core; the call answers failed,
+   * saying it was stopped. Resolves false when nothing was running.
+   */
+  async stop() {
+    const cm = this.cm;
+    if (!cm?.stop) return false;
+    return cm.stop("Stop in the IDE");
   }
 
   /** abort ends a suspended run (its client prompts close through their signal). */
