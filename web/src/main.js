@@ -12,6 +12,7 @@ import { renderCatalog, renderSurface } from "./catalog.js";
 import { mountConfig, savedConfig } from "./config.js";
 import { loadHistory, pushHistory, updateHistory, clearHistory } from "./history.js";
 import { shareFragment, readFragment, MAX_CODE_BYTES } from "./share.js";
+import { startTyped } from "./typed.js";
 
 const LS = { theme: "codemode.ide.theme", server: "codemode.ide.server", cell: "codemode.ide.cell", auto: "codemode.ide.autoResume" };
 const store = {
@@ -78,7 +79,23 @@ session.addEventListener("state", (e) => {
   pill.className = "pill " + ({ loading: "muted", ready: "ok", failed: "bad" }[d.state] ?? "");
   pill.textContent = d.state === "loading" ? "core: starting…" : d.state === "ready" ? `core: ready (${fmtMs(d.ms)})` : `core: failed`;
   if (d.state === "failed") { pill.title = d.error; toast(`The core could not start: ${d.error}`, "error"); }
+  if (d.state === "ready") typedHelp();
 });
+
+// ---- typed help ---------------------------------------------------------------
+// The TypeScript language service (ts.worker.js) starts once the core is ready,
+// in its own worker: the first result never waits for it.
+let typed = null;
+function typedHelp() {
+  if (typed) return;
+  const pill = $("types-status");
+  pill.textContent = "types: loading…";
+  typed = startTyped({ editor, session, language, onStatus: (t) => { pill.textContent = t; } }).catch((err) => {
+    pill.textContent = "types: off";
+    pill.title = `The TypeScript language service could not start: ${err?.message ?? err}`;
+    return null;
+  });
+}
 session.addEventListener("runs", () => refreshRuns());
 session.addEventListener("trajectory", () => refreshTrajectory());
 session.addEventListener("restart", (e) => {
@@ -144,6 +161,7 @@ function setLanguage(l) {
   language = l;
   for (const r of document.querySelectorAll('input[name="language"]')) r.checked = r.value === l;
   editor.setLanguage(l);
+  typed?.then((t) => t?.setLanguage(l));
   store.set(LS.cell, JSON.stringify({ code: editor.text, language }));
 }
 for (const r of document.querySelectorAll('input[name="language"]')) r.addEventListener("change", () => setLanguage(r.value));

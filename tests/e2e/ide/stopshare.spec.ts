@@ -1,0 +1,45 @@
+// Stop and Share through the page's own controls.
+import { test, expect, ideURL } from "./ide";
+
+test("Stop ends a busy cell within a second, says so, and the next cell runs", async ({ ide, page }) => {
+  await ide.open();
+  const stop = page.getByRole("button", { name: "Stop", exact: true });
+  await expect(stop).toBeDisabled();
+  await ide.type("while (true) {}");
+  await ide.run();
+  await ide.expectStatus("running");
+  await expect(stop).toBeEnabled();
+  await page.waitForTimeout(500); // the worker is inside the loop
+  const t0 = Date.now();
+  await stop.click();
+  await ide.expectStatus("failed", 5_000);
+  expect(Date.now() - t0).toBeLessThan(1_000 + 500); // the assertion's own polling
+  await expect(ide.error).toContainText("stopped by the host");
+  await expect(stop).toBeDisabled();
+  await ide.type("return 6 * 7;");
+  await ide.run();
+  await ide.expectStatus("completed", 60_000);
+  await expect(ide.value).toHaveText("42");
+});
+
+test("Share puts the cell into the #fragment; opening the link restores code and language", async ({ ide, page, context }) => {
+  await ide.open();
+  await ide.language("TypeScript");
+  const code = 'const n: number = 2;\nreturn `größe ${n * 21}`;';
+  await ide.type(code);
+  await page.getByRole("button", { name: "Share" }).click();
+  await expect(page).toHaveURL(/#cell=/);
+  const link = page.url();
+  expect(new URL(link).search).toBe(""); // nothing of the cell in what a server sees
+  const other = await context.newPage();
+  await other.goto(link);
+  await expect(other.getByRole("textbox", { name: "Cell code" })).toHaveText(code.replace("\n", ""));
+  await expect(other.getByRole("radio", { name: "TypeScript" })).toBeChecked();
+  await expect(other.locator("#engine-status")).toHaveText(/core: ready/, { timeout: 90_000 });
+  await other.getByRole("button", { name: "Run", exact: true }).click();
+  await expect(other.getByTestId("result-value")).toHaveText('"größe 42"', { timeout: 60_000 });
+  // A cut-short link says so and leaves the editor usable.
+  const broken = await context.newPage();
+  await broken.goto(ideURL + "/#cell=eyJjb2Rl");
+  await expect(broken.getByTestId("toast")).toContainText("could not be read");
+});
