@@ -192,6 +192,7 @@ func (h *Handler) exec(w http.ResponseWriter, r *http.Request, rc *requestContex
 	}
 	res := h.rt.Exec(r.Context(), core.CallInfo{Scope: req.Scope.core(), Principal: rc.principal, CallID: newCallID("exec")}, in)
 	rc.runID = res.RunID
+	rc.ran(res)
 	writeJSON(w, http.StatusOK, res)
 }
 
@@ -207,6 +208,7 @@ func (h *Handler) wait(w http.ResponseWriter, r *http.Request, rc *requestContex
 	}
 	rc.runID = str(req.RunID)
 	res := h.rt.Wait(r.Context(), core.CallInfo{Scope: req.Scope.core(), Principal: rc.principal, CallID: newCallID("wait")}, core.WaitInput{RunID: str(req.RunID)})
+	rc.ran(res)
 	writeJSON(w, http.StatusOK, res)
 }
 
