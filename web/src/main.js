@@ -79,15 +79,17 @@ session.addEventListener("state", (e) => {
   pill.className = "pill " + ({ loading: "muted", ready: "ok", failed: "bad" }[d.state] ?? "");
   pill.textContent = d.state === "loading" ? "core: starting…" : d.state === "ready" ? `core: ready (${fmtMs(d.ms)})` : `core: failed`;
   if (d.state === "failed") { pill.title = d.error; toast(`The core could not start: ${d.error}`, "error"); }
-  if (d.state === "ready") typedHelp();
+  if (d.state === "ready") { coreReady = true; typedHelp(); }
 });
 
 // ---- typed help ---------------------------------------------------------------
-// The TypeScript language service (ts.worker.js) starts once the core is ready,
-// in its own worker: the first result never waits for it.
-let typed = null;
-function typedHelp() {
-  if (typed) return;
+// The TypeScript language service (ts.worker.js, its own worker) starts once the
+// core is ready and the person is in the editor or has a first result: on a
+// 2-core machine its start-up would otherwise compete with the first run.
+let typed = null, coreReady = false, wantTypes = false;
+function typedHelp(want = false) {
+  wantTypes ||= want;
+  if (typed || !coreReady || !wantTypes) return;
   const pill = $("types-status");
   pill.textContent = "types: loading…";
   typed = startTyped({ editor, session, language, onStatus: (t) => { pill.textContent = t; } }).catch((err) => {
@@ -157,6 +159,7 @@ const editor = createEditor($("editor-host"), {
   onRun: () => run(),
   onChange: (code) => { store.set(LS.cell, JSON.stringify({ code, language })); dropFragment(); },
 });
+$("editor-host").addEventListener("focusin", () => typedHelp(true));
 function setLanguage(l) {
   language = l;
   for (const r of document.querySelectorAll('input[name="language"]')) r.checked = r.value === l;
@@ -261,6 +264,7 @@ function show(res) {
   });
   $("result-meta").textContent = new Date().toLocaleTimeString();
   setBusy(false);
+  typedHelp(true);
   if (res.status !== "waiting") renderHistory(updateHistory(res.status));
   maybeAutoResume();
 }

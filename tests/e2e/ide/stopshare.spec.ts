@@ -43,3 +43,18 @@ test("Share puts the cell into the #fragment; opening the link restores code and
   await broken.goto(ideURL + "/#cell=eyJjb2Rl");
   await expect(broken.getByTestId("toast")).toContainText("could not be read");
 });
+
+test("a busy cell's timeout message matches how long it ran", async ({ ide, page }) => {
+  await ide.open();
+  await ide.setConfig("{ timeoutMs: 3000 }");
+  await ide.type("while (true) {}");
+  const t0 = Date.now();
+  await ide.run();
+  await ide.expectStatus("failed", 60_000);
+  const ran = Date.now() - t0;
+  await expect(ide.code).toHaveText("timeout");
+  // The deadline starts inside the worker, after the click: a message that
+  // says the deadline passed must not come sooner.
+  await expect(ide.error).toContainText("exceeded timeoutMs (3000 ms)");
+  expect(ran).toBeGreaterThanOrEqual(3000);
+});

@@ -2,11 +2,19 @@
 // mcp/*.d.ts a guest reads through API), served by the TypeScript language
 // service in its own worker: completion, hover and a type error, all through
 // the editor as a person uses it.
-import { test, expect } from "./ide";
+import { test, expect, type IDE } from "./ide";
+import type { Page } from "@playwright/test";
+
+/** typesReady: the language service starts once the person is in the editor. */
+async function typesReady(ide: IDE, page: Page) {
+  await expect(page.locator("#types-status")).toHaveText("types: when you edit");
+  await ide.editor.click();
+  await expect(page.locator("#types-status")).toHaveText("types: ready", { timeout: 90_000 });
+}
 
 test("completion after tools. and MCP.everything. lists the catalog's tools", async ({ ide, page }) => {
   await ide.open();
-  await expect(page.locator("#types-status")).toHaveText("types: ready", { timeout: 90_000 });
+  await typesReady(ide, page);
   await ide.type("const r = await tools.");
   const popup = page.locator(".cm-tooltip-autocomplete");
   await expect(popup).toBeVisible();
@@ -26,7 +34,7 @@ test("completion after tools. and MCP.everything. lists the catalog's tools", as
 
 test("hover shows a tool's signature and description", async ({ ide, page }) => {
   await ide.open();
-  await expect(page.locator("#types-status")).toHaveText("types: ready", { timeout: 90_000 });
+  await typesReady(ide, page);
   await ide.type("await tools.sleep_ms({ ms: 5 });");
   // The mouse rests on "sleep_ms": columns 12-19, measured by the keyword
   // "await" (columns 0-4, its own highlighted span) in the monospace font.
@@ -40,7 +48,7 @@ test("hover shows a tool's signature and description", async ({ ide, page }) => 
 
 test("a TypeScript cell calling a tool with a wrong argument type is underlined before Run", async ({ ide, page }) => {
   await ide.open();
-  await expect(page.locator("#types-status")).toHaveText("types: ready", { timeout: 90_000 });
+  await typesReady(ide, page);
   await ide.language("TypeScript");
   await ide.type('const r = await tools.sleep_ms({ ms: "soon" });\nreturn r.slept;');
   const mark = page.locator(".cm-lintRange-error");
