@@ -330,6 +330,15 @@ bench_pollrate() {
   node tests/bench/hostjs/pollrate.mjs
 }
 
+# bench-typed: the IDE's typed help and Stop in Chromium: ts.worker.js size,
+# editor click to "types: ready", the longest main-thread task meanwhile, and
+# Stop's click-to-result time (tests/bench/web/typed.mjs; BENCH_TYPED_ROUNDS).
+bench_typed() {
+  build
+  log "bench-typed: the language service worker and Stop (Debian chromium)"
+  node tests/bench/web/typed.mjs
+}
+
 bench_hostjs() {
   build
   log "bench-hostjs: staging build/bench-hostjs"
@@ -548,6 +557,7 @@ fuzz-brief       every fuzz target for 1s (the last step of test)
 bench            ours vs the quickjs-wasi reference on Node.js
 bench-http       load run against a real codemode serve (flags pass through)
 bench-web        the IDE: page load to first result, bundle sizes (Chromium)
+bench-typed      the IDE'"'"'s language service (size, time to ready, main-thread tasks) and Stop
 bench-hostjs     hostjs vs quickjs-wasi'"'"'s own host in Chromium
 bench-pollrate   loop-guard polls per CPU second on V8
 bench-baseline   end-to-end workloads against an older revision ([REV], ROUNDS, SCALE)
