@@ -90,6 +90,7 @@ export class Session extends EventTarget {
     const cm = await this.instance();
     const rec = internal ? null : this.record({ kind: "exec", language, codeBytes: new TextEncoder().encode(code).length, code });
     let res;
+    if (!internal) this.busyCm = cm;
     try {
       res = await cm.exec({ code, language }, { callId: rec?.callId ?? nextId("ide-internal") });
     } catch (err) {
@@ -106,6 +107,7 @@ export class Session extends EventTarget {
     if (run) { run.busy = true; this.emit("runs"); }
     const rec = this.record({ kind: "wait", runId });
     let res;
+    this.busyCm = cm;
     try {
       res = await cm.wait({ runId }, { callId: rec.callId });
     } catch (err) {
@@ -125,9 +127,9 @@ export class Session extends EventTarget {
    * saying it was stopped. Resolves false when nothing was running.
    */
   async stop() {
-    const cm = this.cm;
+    const cm = this.busyCm ?? this.cm; // a resumed run may live on an older core
     if (!cm?.stop) return false;
-    return cm.stop("Stop in the IDE");
+    try { return await cm.stop("Stop in the IDE"); } catch { return false; } // a retired, closed core
   }
 
   /** abort ends a suspended run (its client prompts close through their signal). */
