@@ -232,6 +232,7 @@ async function run() {
   renderRunning($("result"), `exec (${language})`);
   $("result-meta").textContent = "";
   setBusy(true, "running…");
+  session.reserve(); // Stop works from here, while the config is still being checked
   await configPanel.settled();
   const res = await session.exec({ code, language });
   show(res);
