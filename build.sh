@@ -21,8 +21,8 @@ stale() {
   [ -e "$out" ] || return 0
   [ -n "$(find "$@" -newer "$out" -type f -print -quit 2>/dev/null)" ]
 }
-# GO_INPUTS: everything a Go build of this module reads.
-GO_INPUTS=(cmd core internal edge wasm go.mod go.sum)
+# GO_INPUTS: every directory the built Go programs import from (go list -deps), and go.mod/go.sum.
+GO_INPUTS=(cmd core internal edge examples wasm go.mod go.sum)
 
 # step WHAT CMD...: says what a long step does, runs it, then how long it took.
 step() {
