@@ -48,8 +48,7 @@ deps() {
   command -v go >/dev/null || die "go is not installed (need Go >= 1.26)"
   command -v npm >/dev/null || die "npm is not installed (need Node.js >= 20)"
   if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    log "npm ci"
-    npm ci --no-audit --no-fund --loglevel=error
+    step "npm ci (package-lock.json: CodeMirror, TypeScript, Playwright, wrangler, quickjs-wasi)" npm ci --no-audit --no-fund --loglevel=error
   fi
   [ -f "$QJS_SRC" ] || die "$QJS_SRC is missing: run ./build.sh deps (npm ci installs quickjs-wasi@$QJS_VERSION)"
   local got; got=$(sha256 "$QJS_SRC")
