@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The one entry point: ./build.sh deps | build | run | test | bench | bench-http | fuzz
+# The one entry point: ./build.sh help lists the subcommands (run, test, build, ...).
 # Every subcommand installs what it needs first, so each works on a fresh clone.
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -14,14 +14,41 @@ die() { printf 'build.sh: %s\n' "$*" >&2; exit 1; }
 
 sha256() { sha256sum "$1" | cut -d' ' -f1; }
 
+# stale OUT INPUTS...: true when OUT is missing or a file under INPUTS (files or
+# directories) is newer than it, so a step with nothing changed is skipped.
+stale() {
+  local out=$1; shift
+  [ -e "$out" ] || return 0
+  [ -n "$(find "$@" -newer "$out" -type f -print -quit 2>/dev/null)" ]
+}
+# GO_INPUTS: every directory the built Go programs import from (go list -deps), and go.mod/go.sum.
+GO_INPUTS=(cmd core internal edge examples wasm go.mod go.sum)
+
+# step WHAT CMD...: says what a long step does, runs it, then how long it took.
+step() {
+  local what=$1 t0=$SECONDS; shift
+  log "$what"
+  "$@"
+  log "$what: done in $((SECONDS - t0)) s"
+}
+
+# go_build_cmd: build/codemode, only when a Go input changed.
+go_build_cmd() {
+  mkdir -p build
+  if stale build/codemode "${GO_INPUTS[@]}"; then
+    step "go build build/codemode (the first build compiles every dependency: a few minutes)" go build -trimpath -o build/codemode ./cmd/codemode
+  else
+    log "build/codemode is up to date"
+  fi
+}
+
 # deps: npm packages from package-lock.json, then quickjs.wasm checksum-checked into
 # the place go:embed reads it from. Idempotent and quick when nothing changed.
 deps() {
   command -v go >/dev/null || die "go is not installed (need Go >= 1.26)"
   command -v npm >/dev/null || die "npm is not installed (need Node.js >= 20)"
   if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    log "npm ci"
-    npm ci --no-audit --no-fund --loglevel=error
+    step "npm ci (package-lock.json: CodeMirror, TypeScript, Playwright, wrangler, quickjs-wasi)" npm ci --no-audit --no-fund --loglevel=error
   fi
   [ -f "$QJS_SRC" ] || die "$QJS_SRC is missing: run ./build.sh deps (npm ci installs quickjs-wasi@$QJS_VERSION)"
   local got; got=$(sha256 "$QJS_SRC")
@@ -35,9 +62,7 @@ deps() {
 
 build() {
   deps
-  log "go build"
-  mkdir -p build
-  go build -o build/codemode ./cmd/codemode
+  go_build_cmd
   web
   build_web
   log "cross-compile checks: GOOS=js and GOOS=wasip1"
@@ -50,10 +75,12 @@ build() {
 # (build/codemode.wasip1.reactor.wasm, -buildmode=c-shared); see wasm/wasip1/ABI.md.
 build_wasip1() {
   deps
-  log "GOOS=wasip1: build/codemode.wasip1.wasm and build/codemode.wasip1.reactor.wasm"
   mkdir -p build
-  GOOS=wasip1 GOARCH=wasm go build -trimpath -o build/codemode.wasip1.wasm ./wasm/wasip1/command
-  GOOS=wasip1 GOARCH=wasm go build -trimpath -buildmode=c-shared -o build/codemode.wasip1.reactor.wasm ./wasm/wasip1/reactor
+  if ! stale build/codemode.wasip1.wasm "${GO_INPUTS[@]}" && ! stale build/codemode.wasip1.reactor.wasm "${GO_INPUTS[@]}"; then
+    log "GOOS=wasip1 modules are up to date"; return
+  fi
+  step "GOOS=wasip1: build/codemode.wasip1.wasm" env GOOS=wasip1 GOARCH=wasm go build -trimpath -o build/codemode.wasip1.wasm ./wasm/wasip1/command
+  step "GOOS=wasip1: build/codemode.wasip1.reactor.wasm" env GOOS=wasip1 GOARCH=wasm go build -trimpath -buildmode=c-shared -o build/codemode.wasip1.reactor.wasm ./wasm/wasip1/reactor
 }
 
 # test_wasip1: both wasip1 modules under wazero (command with preopens, reactor,
@@ -90,7 +117,8 @@ QJS_GUARDED=build/quickjs.guarded.wasm
 guarded_quickjs() {
   deps # dies unless $QJS_SRC has the pinned sha256
   mkdir -p build
-  go run ./core/engine/internal/loopguard/guardwasm "$QJS_SRC" "$QJS_GUARDED"
+  stale "$QJS_GUARDED" "$QJS_SRC" core/engine/internal/loopguard || return 0
+  step "loop guard -> $QJS_GUARDED" go run ./core/engine/internal/loopguard/guardwasm "$QJS_SRC" "$QJS_GUARDED"
 }
 
 build_web() {
@@ -100,17 +128,25 @@ build_web() {
   guarded_quickjs
   local out=build/web
   mkdir -p "$out"
-  log "build/web: codemode.wasm (GOOS=js)"
-  GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/codemode.wasm" ./wasm/codemode
-  cp "$QJS_GUARDED" "$out/quickjs.wasm"
-  cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"
-  cp hostjs/codemode.js hostjs/codemode.d.ts hostjs/core.js hostjs/hostengine.js hostjs/codemode.worker.js "$out/"
-  echo '{"type": "module"}' > "$out/package.json"
-  node -e '
+  if stale "$out/codemode.wasm" "${GO_INPUTS[@]}"; then
+    step "build/web: codemode.wasm (GOOS=js, ~31 MB; the first build takes minutes)" env GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/codemode.wasm" ./wasm/codemode
+  else
+    log "build/web/codemode.wasm is up to date"
+  fi
+  # -p keeps the sources' times, so unchanged files are not compressed again.
+  cp -p "$QJS_GUARDED" "$out/quickjs.wasm"
+  cp -p "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"
+  cp -p hostjs/codemode.js hostjs/codemode.d.ts hostjs/core.js hostjs/hostengine.js hostjs/codemode.worker.js "$out/"
+  [ -f "$out/package.json" ] || echo '{"type": "module"}' > "$out/package.json"
+  step "build/web: .gz and .br of the files changed since their last compression" node -e '
     const fs = require("fs"), zlib = require("zlib"), dir = process.argv[1];
+    const newer = (a, b) => !fs.existsSync(b) || fs.statSync(a).mtimeMs > fs.statSync(b).mtimeMs;
     for (const f of fs.readdirSync(dir)) {
       if (/\.(gz|br)$/.test(f) || f === "package.json") continue;
-      const b = fs.readFileSync(dir + "/" + f);
+      const p = dir + "/" + f;
+      if (!newer(p, p + ".gz") && !newer(p, p + ".br")) continue;
+      const b = fs.readFileSync(p);
+      process.stderr.write(`    ${f} (${(b.length / 1048576).toFixed(1)} MiB)\n`);
       fs.writeFileSync(dir + "/" + f + ".gz", zlib.gzipSync(b, { level: 9 }));
       fs.writeFileSync(dir + "/" + f + ".br", zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }));
     }' "$out"
@@ -122,8 +158,9 @@ build_web() {
 # earlier build are removed here so a server never sends an old bundle.
 web() {
   deps
-  log "web IDE -> build/web"
-  go run ./web/build -out build/web
+  if ! stale build/web/ide.js web package-lock.json; then log "build/web: the IDE bundle is up to date"; return; fi
+  step "web IDE (ide.js, ts.worker.js, ide.css, index.html) -> build/web" go run ./web/build -out build/web
+  rm -f build/web/ts.worker.js.gz build/web/ts.worker.js.br
   rm -f build/web/ide.js.gz build/web/ide.js.br build/web/ide.css.gz build/web/ide.css.br build/web/index.html.gz build/web/index.html.br
 }
 
@@ -133,8 +170,7 @@ web() {
 # ./build.sh run exec -e 'return 1'.
 run() {
   deps
-  mkdir -p build
-  go build -trimpath -o build/codemode ./cmd/codemode
+  go_build_cmd
   if [ $# -eq 0 ]; then
     web # the web IDE (ide.js, ide.css, index.html) ...
     build_web # ... and the hostjs files beside it, served at /
@@ -190,6 +226,7 @@ test_() {
   test_ide
   test_worker
   test_gomodule
+  test_buildsh
   fuzz_brief
 }
 
@@ -220,6 +257,14 @@ test_ide() {
 test_gomodule() {
   log "go get users: tests/gomodule/check.sh"
   tests/gomodule/check.sh
+}
+
+# test-buildsh: this script's own checks (tests/buildsh): help, an unknown
+# subcommand, and after a build a no-change rebuild that skips every step.
+test_buildsh() {
+  build_web; web; go_build_cmd
+  log "tests/buildsh: help, unknown subcommands, the no-change rebuild"
+  BUILDSH_NOCHANGE=1 go test -count=1 ./tests/buildsh/
 }
 
 # test_hostjs_go: the core's suites under GOOS=js in Node.js on the host's own
@@ -294,6 +339,15 @@ bench_web() {
 bench_pollrate() {
   build
   node tests/bench/hostjs/pollrate.mjs
+}
+
+# bench-typed: the IDE's typed help and Stop in Chromium: ts.worker.js size,
+# editor click to "types: ready", the longest main-thread task meanwhile, and
+# Stop's click-to-result time (tests/bench/web/typed.mjs; BENCH_TYPED_ROUNDS).
+bench_typed() {
+  build
+  log "bench-typed: the language service worker and Stop (Debian chromium)"
+  node tests/bench/web/typed.mjs
 }
 
 bench_hostjs() {
@@ -491,14 +545,58 @@ bench_worker() {
   WORKER_BENCH=1 go test -count=1 -timeout 20m -run '^$' -bench . -benchtime 1x ./tests/worker/...
 }
 
+# HELP: one line per user subcommand (tests/buildsh checks that every function
+# is listed here or in INTERNAL).
+HELP='run              set up, build, serve the API and the web IDE on http://127.0.0.1:8787/ (args: a codemode subcommand instead)
+test             set up + every test (go vet, go test -race, wasip1, hostjs, hostile, IDE, Worker, gomodule, brief fuzz)
+deps             npm ci and the checksum-checked quickjs.wasm (quick when nothing changed)
+build            build/codemode, build/web (IDE + hostjs), the cross-compile checks and the wasip1 modules
+web              only the web IDE bundle (ide.js, ts.worker.js, ide.css, index.html) into build/web
+build-web        build/web for JavaScript hosts: codemode.wasm (GOOS=js), quickjs.wasm, the shim, .gz/.br
+build-wasip1     the GOOS=wasip1 command and reactor modules in build/
+test-ide         the web IDE Playwright suite (tests/e2e/ide, Debian chromium)
+test-hostjs      the hostjs suites: GOOS=js core suites in Node, node --test, Playwright (tests/e2e/hostjs)
+test-hostile-js  the hostile battery under GOOS=js on the host engine in Node.js
+test-wasip1      the wasip1 modules under wazero and node:wasi
+test-worker      the Worker: its node tests and the conformance suite against local workerd
+test-gomodule    a fresh module using this one as the README says (tests/gomodule/check.sh)
+test-mcp         Code Mode as an MCP server against the official MCP TypeScript SDK client (stdio, /mcp)
+test-buildsh     this script: help, unknown subcommands, a no-change rebuild that skips its steps
+worker           build the Cloudflare Worker bundle into build/worker
+worker-dev       build, then serve the Worker on local workerd (--port N)
+fuzz             every fuzz target for FUZZTIME (default 10s) each
+fuzz-brief       every fuzz target for 1s (the last step of test)
+bench            ours vs the quickjs-wasi reference on Node.js
+bench-http       load run against a real codemode serve (flags pass through)
+bench-web        the IDE: page load to first result, bundle sizes (Chromium)
+bench-typed      the IDE'"'"'s language service (size, time to ready, main-thread tasks) and Stop
+bench-hostjs     hostjs vs quickjs-wasi'"'"'s own host in Chromium
+bench-pollrate   loop-guard polls per CPU second on V8
+bench-baseline   end-to-end workloads against an older revision ([REV], ROUNDS, SCALE)
+bench-limits     overshoot past timeoutMs per long built-in, cost of the loop guard
+bench-wasip1     the wasip1 modules: size, start, exec, tool round trip
+bench-worker     the Worker: bundle size, cold start, warm exec, CPU, memory
+soak             load-and-fault soak against codemode serve (not in test)
+soak-worker      the same soak against the Worker on local workerd (not in test)
+help             this list (also -h, --help)'
+# INTERNAL: helpers other steps call; callable, never listed.
+INTERNAL=' log die sha256 stale step go_build_cmd guarded_quickjs test_hostjs_go e2e_serve fuzz_targets fuzz_one '
+
+help() {
+  echo "usage: ./build.sh SUBCOMMAND [ARGS]"
+  echo
+  printf '%s\n' "$HELP" | sed 's/^/  /'
+}
+
 # Dispatch: every subcommand is the function of the same name ('-' becomes '_'; test is
-# test_ because `test` is a shell builtin). Adding a subcommand = adding a function.
+# test_ because `test` is a shell builtin). Adding a subcommand = adding a function
+# and its HELP line.
 cmd="${1:-help}"; shift || true
+case "$cmd" in help|-h|--help) help; exit 0 ;; esac
 fn="${cmd//-/_}"; [ "$fn" = test ] && fn=test_
-case "$fn" in help|log|die|sha256|"") fn="" ;; esac
-if [ -n "$fn" ] && declare -F "$fn" >/dev/null; then
+case "$fn" in log|die|sha256|stale|step) fn="" ;; esac
+if [[ "$fn" =~ ^[a-z][a-z0-9_]*$ ]] && declare -F "$fn" >/dev/null; then
   "$fn" "$@"
 else
-  subs=$(declare -F | awk '{print $3}' | grep -vE '^(log|die|sha256)$|^_' | sed 's/^test_$/test/; s/_/-/g' | tr '\n' '|')
-  echo "usage: ./build.sh ${subs%|}" >&2; exit 2
+  printf 'build.sh: unknown subcommand "%s"; ./build.sh help lists them\n' "$cmd" >&2; exit 2
 fi

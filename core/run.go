@@ -480,6 +480,10 @@ func (r *run) guestFailure(err error) Result {
 	switch {
 	case errors.As(err, &ie) && ie.Reason == "canceled":
 		return r.failure("", msgAborted)
+	case errors.As(err, &ie) && ie.Reason == "budget":
+		// The clock had not reached the deadline: say what did stop it.
+		return r.failure(CodeTimeout, "code mode cell used up its CPU budget (timeoutMs = "+strconv.Itoa(r.rt.cfg.TimeoutMs)+
+			" ms worth of busy work, counted by the engine's checks rather than the clock) while running guest code.")
 	case errors.As(err, &ie):
 		return r.failure(CodeTimeout, "code mode cell exceeded timeoutMs ("+strconv.Itoa(r.rt.cfg.TimeoutMs)+" ms) while running guest code.")
 	case errors.As(err, &je):

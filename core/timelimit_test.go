@@ -3,6 +3,7 @@ package core_test
 import (
 	"context"
 	"runtime"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -142,5 +143,18 @@ func TestPollBudgetEndsALongBuiltinAsTimeout(t *testing.T) {
 	mustFail(t, r, core.CodeTimeout, "timeoutMs")
 	if got := value(t, exec(t, rt, `return 6 * 7`)); got != 42.0 {
 		t.Fatalf("next exec answered %v", got)
+	}
+}
+
+// TestInterruptBudgetSaysWhatStoppedTheCell: a busy cell stopped by the
+// interrupt budget before the clock reached timeoutMs says so, instead of
+// claiming the deadline passed (a page's first `while (true) {}` once ended at
+// 8-9 s of a 10 s timeoutMs with "exceeded timeoutMs (10000 ms)").
+func TestInterruptBudgetSaysWhatStoppedTheCell(t *testing.T) {
+	rt := newRuntimeWith(t, func(c *config.Config) { c.TimeoutMs = 60000 }, func(o *core.Options) { o.InterruptsPerSecond = 10 })
+	r := execWithin(t, rt, context.Background(), `while (true) {}`, livenessBound)
+	mustFail(t, r, core.CodeTimeout, "CPU budget")
+	if strings.Contains(r.Error, "exceeded timeoutMs") {
+		t.Fatalf("the budget's message claims the deadline passed: %q", r.Error)
 	}
 }

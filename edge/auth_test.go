@@ -3,6 +3,7 @@ package edge_test
 import (
 	"bytes"
 	"log/slog"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -92,5 +93,43 @@ func TestNewRefusesBadTokensAndOrigins(t *testing.T) {
 		if _, err := edge.New(rt, opts); err == nil {
 			t.Errorf("%s: New accepted it", name)
 		}
+	}
+}
+
+// TestRequestLogTellsHowARunEnded: exec and wait answer 200 whatever the run
+// did, so the log line carries the result's status and error code: a
+// completed, a failed (thrown) and a timed-out run read differently, and
+// neither the code nor the inputs appear.
+func TestRequestLogTellsHowARunEnded(t *testing.T) {
+	var logs bytes.Buffer
+	srv := newServer(t, edge.Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	cases := []struct{ code, want string }{
+		{`return "DONE-VALUE"`, `"result":"completed"`},
+		{`throw new Error("THROWN-TEXT")`, `"result":"failed"`},
+		{`while (true) {} // SPIN-TEXT`, `"result":"failed","code":"timeout"`},
+		{`await yield_control("YIELD-TEXT")`, `"result":"waiting"`},
+	}
+	for _, c := range cases {
+		logs.Reset()
+		do(t, "POST", srv.URL+"/v1/exec", "", `{"code":`+strconv.Quote(c.code)+`,`+scope+`}`)
+		line := logs.String()
+		if !strings.Contains(line, c.want) || !strings.Contains(line, `"status":200`) {
+			t.Errorf("%s: log lacks %s:\n%s", c.code, c.want, line)
+		}
+		for _, secret := range []string{"DONE-VALUE", "THROWN-TEXT", "SPIN-TEXT", "YIELD-TEXT"} {
+			if strings.Contains(line, secret) {
+				t.Errorf("log line contains %q:\n%s", secret, line)
+			}
+		}
+	}
+	logs.Reset()
+	do(t, "POST", srv.URL+"/v1/wait", "", `{"runId":"cm_000000000000000000000000",`+scope+`}`)
+	if line := logs.String(); !strings.Contains(line, `"result":"failed","code":"invalid_input"`) {
+		t.Errorf("wait on an unknown run: %s", line)
+	}
+	logs.Reset()
+	do(t, "GET", srv.URL+"/healthz", "", "")
+	if line := logs.String(); strings.Contains(line, `"result"`) {
+		t.Errorf("a route that runs nothing logs a result: %s", line)
 	}
 }

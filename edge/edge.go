@@ -106,7 +106,8 @@ type Options struct {
 	// .br/.gz variants chosen by Accept-Encoding.
 	StaticDir string
 	// Logger receives one record per request (method, path, status, duration,
-	// runId; never bodies or tokens); nil logs nothing.
+	// runId, and for exec/wait the result's status and error code; never
+	// bodies or tokens); nil logs nothing.
 	Logger *slog.Logger
 	// Version and Engine are reported by /healthz; empty means "dev" and the
 	// runtime's configured engine.
@@ -183,7 +184,15 @@ func New(rt Runtime, opts Options) (*Handler, error) {
 type requestContext struct {
 	principal string
 	runID     string
+	// result and code are an exec's or wait's CodeModeResult status and error
+	// code, so the log tells a failed or timed-out run from a completed one
+	// (its HTTP status is 200 either way).
+	result core.Status
+	code   core.ErrorCode
 }
+
+// ran notes res for the request log: its status and code, never its content.
+func (rc *requestContext) ran(res core.Result) { rc.result, rc.code = res.Status, res.Code }
 
 // ServeHTTP routes one request. A panic anywhere below is answered as a 500
 // without detail and logged without a stack in the response.
@@ -255,6 +264,12 @@ func (h *Handler) logRequest(r *http.Request, status int, d time.Duration, rc *r
 		status = http.StatusOK
 	}
 	attrs := []any{"method", r.Method, "path", r.URL.Path, "status", status, "duration", d.Round(time.Microsecond)}
+	if rc.result != "" {
+		attrs = append(attrs, "result", string(rc.result))
+	}
+	if rc.code != "" {
+		attrs = append(attrs, "code", string(rc.code))
+	}
 	if rc.runID != "" {
 		attrs = append(attrs, "runId", rc.runID)
 	}

@@ -215,6 +215,7 @@ func (h *Handler) exec(w http.ResponseWriter, r *http.Request, rc *requestContex
 	}
 	res := h.rt.Exec(r.Context(), core.CallInfo{Scope: req.Scope.core(), Principal: rc.principal, CallID: newCallID("exec")}, req.Input())
 	rc.runID = res.RunID
+	rc.ran(res)
 	writeJSON(w, http.StatusOK, res)
 }
 
@@ -230,6 +231,7 @@ func (h *Handler) wait(w http.ResponseWriter, r *http.Request, rc *requestContex
 	}
 	rc.runID = str(req.RunID)
 	res := h.rt.Wait(r.Context(), core.CallInfo{Scope: req.Scope.core(), Principal: rc.principal, CallID: newCallID("wait")}, req.Input())
+	rc.ran(res)
 	writeJSON(w, http.StatusOK, res)
 }
 

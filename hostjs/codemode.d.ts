@@ -172,6 +172,13 @@ export interface CodeMode extends EventTarget {
   restartTTL(runId: string, opts?: { scope?: CodeModeScope }): Promise<
     { ok: true; expiresAt: number } | { ok: false; code: CodeModeErrorCode; error: string }
   >;
+  /**
+   * Stops the exec or wait in flight (thread "worker" only): the worker is
+   * terminated at once, that call answers failed ("stopped by the host
+   * (reason)"), a new core takes its place ("workerrestart") and this core's
+   * suspended runs are lost. false when nothing was running.
+   */
+  stop(reason?: string): Promise<boolean>;
   /** Stops the core (and the worker). */
   close(): Promise<void>;
   /** "workerrestart" (detail: {reason}) after a worker was stopped and replaced. */

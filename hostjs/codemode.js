@@ -223,8 +223,11 @@ class WorkerCore {
       if (ac) ac.abort();
     }
   }
-  /** Stops the worker; the overrunning call fails as timeout, others as lost. */
-  restart(reason, timedOut) {
+  /**
+   * Stops the worker; the overrunning call (timedOut) fails as timeout, a call
+   * the host stopped (stopped: stop()) says so, others as lost.
+   */
+  restart(reason, timedOut, stopped = null) {
     const old = this.worker;
     old.terminate();
     for (const ac of this.controllers.values()) ac.abort();
@@ -237,8 +240,11 @@ class WorkerCore {
       if (p.method === "exec" || p.method === "wait") {
         const why = id === timedOut
           ? `code mode cell exceeded timeoutMs (${ms} ms); the worker running it was stopped.`
-          : "code mode worker was restarted while this call ran; the run is lost.";
-        p.resolve(JSON.stringify({ status: "failed", error: why, code: id === timedOut ? "timeout" : "runtime_unavailable", telemetry: this.owner.lastTelemetry() }));
+          : stopped !== null
+            ? `code mode cell was stopped by the host (${stopped}); the worker running it was terminated and a new core started.`
+            : "code mode worker was restarted while this call ran; the run is lost.";
+        const code = id === timedOut ? "timeout" : stopped !== null ? undefined : "runtime_unavailable";
+        p.resolve(JSON.stringify({ status: "failed", error: why, code, telemetry: this.owner.lastTelemetry() }));
       } else {
         p.reject(new Error("code mode worker was restarted"));
       }
@@ -246,6 +252,13 @@ class WorkerCore {
     if (this.closed) return;
     this.spawn().catch(() => {});
     this.owner.dispatchEvent(new CustomEventish("workerrestart", { reason }));
+  }
+  /** Terminates the worker at once when an exec or wait is in flight; see CodeMode.stop. */
+  stop(reason) {
+    const busy = [...this.pending.values()].some((p) => p.method === "exec" || p.method === "wait");
+    if (!busy || this.closed) return false;
+    this.restart(`stopped: ${reason}`, null, reason);
+    return true;
   }
   async call(method, args) {
     await this.ready;
@@ -357,6 +370,18 @@ class CodeMode extends EventTarget {
     if (typeof runId !== "string") throw new TypeError("restartTTL: runId must be a string");
     if (opts !== undefined && !isObject(opts)) throw new TypeError("restartTTL: options must be an object {scope?}");
     return JSON.parse(await this._call("restartTTL", [runId, scopeJSON(opts)]));
+  }
+  /**
+   * Stops the exec or wait in flight (thread "worker" only): the worker is
+   * terminated, the call answers failed with a message naming reason, a new
+   * core takes its place (a "workerrestart" event) and this core's suspended
+   * runs are lost. Resolves to false when nothing was running.
+   */
+  async stop(reason = "stop()") {
+    if (typeof reason !== "string") throw new TypeError("stop: reason must be a string");
+    if (this._closed) throw new Error("code mode runtime is closed.");
+    if (this.thread !== "worker") throw new TypeError(`stop: needs thread "worker" (an inline core cannot be stopped from its own thread)`);
+    return this._core.stop(reason.slice(0, 200));
   }
   async close() {
     if (this._closed) return;

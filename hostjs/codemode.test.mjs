@@ -264,3 +264,12 @@ test("close() stops the runtime", async () => {
   await c.close();
   await assert.rejects(c.exec({ code: "return 1" }), /closed/);
 });
+
+test("stop() needs the worker thread: inline it refuses, naming why", async () => {
+  const c = await createCodeMode({ assets });
+  await assert.rejects(c.stop(), /stop: needs thread "worker"/);
+  await assert.rejects(c.stop(42), /reason must be a string/);
+  assert.equal((await c.exec({ code: "return 3" })).value, 3);
+  await c.close();
+  await assert.rejects(c.stop(), /closed/);
+});

@@ -3,7 +3,8 @@
 #
 # 1. A clean copy of this repository (its tracked files only: no node_modules, no
 #    embedded quickjs.wasm, no build outputs), as a module proxy would serve it.
-# 2. A fresh module in a temp dir that requires it through a replace directive and
+# 2. A fresh module in a temp dir that runs the README's go mod commands (a replace
+#    directive: the module is not published) and
 #    builds user/main.go (one catalog.TypedFunc tool, one cell; its `ignore` build
 #    tag keeps it out of this repository's own ./... and is dropped in the copy).
 # 3. Run without a binary: it must fail with the documented error, which names the
@@ -29,18 +30,15 @@ mkdir -p "$tmp/codemode"
 say "fresh module requiring github.com/codemode-go/codemode"
 mkdir -p "$tmp/user"
 sed '1{/^\/\/go:build ignore$/d}' "$repo/tests/gomodule/user/main.go" > "$tmp/user/main.go"
-cat > "$tmp/user/go.mod" <<MOD
-module example.com/user
-
-go 1.26
-
-require github.com/codemode-go/codemode v0.0.0
-
-replace github.com/codemode-go/codemode => ../codemode
-MOD
 cp "$repo/go.sum" "$tmp/user/go.sum" # the same dependency versions, so nothing new is fetched
 cd "$tmp/user"
-go mod tidy
+go mod init example.com/user 2>/dev/null
+# The README's go mod commands (continuation lines joined), one per line.
+readme_cmds=$(sed -n '/^### From another module/,/^### /p' "$repo/README.md" |
+  awk '/\\$/ { sub(/ *\\$/, " "); buf = buf $0; next } { print buf $0; buf = "" }' | grep -E '^go mod ' | sed 's/  */ /g')
+grep -q -- '-replace github.com/codemode-go/codemode=../codemode' <<<"$readme_cmds" || die "README.md's go mod commands changed: $readme_cmds"
+while IFS= read -r c; do say "README: $c"; eval "$c"; done <<<"$readme_cmds"
+grep -q '^replace github.com/codemode-go/codemode' go.mod || die "the README's commands left no replace in go.mod"
 go build -o user .
 
 say "run without quickjs.wasm: the documented error"

@@ -35,6 +35,19 @@ func TestBundleMakesOneScriptWithCodeMirror(t *testing.T) {
 	if !strings.Contains(s, "cm-editor") {
 		t.Error("ide.js does not contain CodeMirror's editor")
 	}
+	// The language service is its own lazy bundle: TypeScript must not be in ide.js.
+	if strings.Contains(s, "createLanguageService") {
+		t.Error("ide.js contains TypeScript's language service: it belongs in ts.worker.js only")
+	}
+	worker, err := os.ReadFile(filepath.Join(out, "ts.worker.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"createLanguageService", "/lib.es5.d.ts", "/lib.es2023.d.ts", "interface Promise<T>"} {
+		if !strings.Contains(string(worker), want) {
+			t.Errorf("ts.worker.js lacks %q", want)
+		}
+	}
 	for _, f := range []string{"ide.css", "index.html"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("%s was not written: %v", f, err)

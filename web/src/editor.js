@@ -51,7 +51,7 @@ export function setDark(on) {
  * basicSetup's own Mod-Enter binding); onChange gets the new text.
  */
 export function createEditor(parent, { doc, language, onRun, onChange, label, wrap = false }) {
-  const lang = new Compartment(), theme = new Compartment();
+  const lang = new Compartment(), theme = new Compartment(), typed = new Compartment();
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -60,6 +60,7 @@ export function createEditor(parent, { doc, language, onRun, onChange, label, wr
         Prec.highest(keymap.of([{ key: "Mod-Enter", run: () => { onRun(); return true; } }])),
         basicSetup,
         lang.of(langExt(language)),
+        typed.of([]), // typed help (typed.js) once the language service is up
         theme.of(themeExt()),
         baseTheme,
         wrap ? EditorView.lineWrapping : [],
@@ -72,6 +73,7 @@ export function createEditor(parent, { doc, language, onRun, onChange, label, wr
   views.add(view);
   return {
     view,
+    typed,
     get text() { return view.state.doc.toString(); },
     set text(s) { view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: s } }); },
     setLanguage(l) { view.dispatch({ effects: lang.reconfigure(langExt(l)) }); },

@@ -67,7 +67,7 @@ return "done";
   {
     id: "typescript",
     title: "TypeScript cell",
-    note: "types are stripped, not checked",
+    note: "the editor checks types; the run strips them",
     language: "typescript",
     code: `interface Shipment { id: string; paid: boolean; tons: number }
 const s = (await tools.shipping_list({})) as Shipment[];

@@ -11,6 +11,8 @@ import { renderTrajectory, renderRuns } from "./trajectory.js";
 import { renderCatalog, renderSurface } from "./catalog.js";
 import { mountConfig, savedConfig } from "./config.js";
 import { loadHistory, pushHistory, updateHistory, clearHistory } from "./history.js";
+import { shareFragment, readFragment, MAX_CODE_BYTES } from "./share.js";
+import { startTyped } from "./typed.js";
 
 const LS = { theme: "codemode.ide.theme", server: "codemode.ide.server", cell: "codemode.ide.cell", auto: "codemode.ide.autoResume" };
 const store = {
@@ -77,12 +79,31 @@ session.addEventListener("state", (e) => {
   pill.className = "pill " + ({ loading: "muted", ready: "ok", failed: "bad" }[d.state] ?? "");
   pill.textContent = d.state === "loading" ? "core: starting…" : d.state === "ready" ? `core: ready (${fmtMs(d.ms)})` : `core: failed`;
   if (d.state === "failed") { pill.title = d.error; toast(`The core could not start: ${d.error}`, "error"); }
+  if (d.state === "ready") { coreReady = true; typedHelp(); }
 });
+
+// ---- typed help ---------------------------------------------------------------
+// The TypeScript language service (ts.worker.js, its own worker) starts once the
+// core is ready and the person is in the editor or has a first result: on a
+// 2-core machine its start-up would otherwise compete with the first run.
+let typed = null, coreReady = false, wantTypes = false;
+function typedHelp(want = false) {
+  wantTypes ||= want;
+  if (typed || !coreReady || !wantTypes) return;
+  const pill = $("types-status");
+  pill.textContent = "types: loading…";
+  typed = startTyped({ editor, session, language, onStatus: (t) => { pill.textContent = t; } }).catch((err) => {
+    pill.textContent = "types: off";
+    pill.title = `The TypeScript language service could not start: ${err?.message ?? err}`;
+    return null;
+  });
+}
 session.addEventListener("runs", () => refreshRuns());
 session.addEventListener("trajectory", () => refreshTrajectory());
 session.addEventListener("restart", (e) => {
   client.cancelAll();
-  toast(`The core was restarted after a run overran its deadline${e.detail.lost ? `; ${e.detail.lost} suspended run(s) were lost` : ""}.`, "warning");
+  const why = e.detail.stopped ? "The run was stopped and a new core started" : "The core was restarted after a run overran its deadline";
+  toast(`${why}${e.detail.lost ? `; ${e.detail.lost} suspended run(s) were lost` : ""}.`, "warning");
 });
 
 // ---- server URL ---------------------------------------------------------------
@@ -126,7 +147,9 @@ $("server-url").addEventListener("keydown", (e) => { if (e.key === "Enter") conn
 
 // ---- editor -------------------------------------------------------------------
 let language = "javascript";
-const initial = (() => {
+// A shared link (#cell=...) wins over the cell this browser last had.
+const shared = readFragment(location.hash);
+const initial = (shared && !shared.error ? shared : null) ?? (() => {
   try { return JSON.parse(store.get(LS.cell) ?? "null"); } catch { return null; }
 })() ?? { code: examples[0].code, language: examples[0].language };
 const editor = createEditor($("editor-host"), {
@@ -134,16 +157,35 @@ const editor = createEditor($("editor-host"), {
   language: initial.language,
   label: "Cell code",
   onRun: () => run(),
-  onChange: (code) => store.set(LS.cell, JSON.stringify({ code, language })),
+  onChange: (code) => { store.set(LS.cell, JSON.stringify({ code, language })); dropFragment(); },
 });
+$("editor-host").addEventListener("focusin", () => typedHelp(true));
 function setLanguage(l) {
   language = l;
   for (const r of document.querySelectorAll('input[name="language"]')) r.checked = r.value === l;
   editor.setLanguage(l);
+  typed?.then((t) => t?.setLanguage(l));
   store.set(LS.cell, JSON.stringify({ code: editor.text, language }));
 }
 for (const r of document.querySelectorAll('input[name="language"]')) r.addEventListener("change", () => setLanguage(r.value));
 setLanguage(initial.language === "typescript" ? "typescript" : "javascript");
+
+// ---- share ----------------------------------------------------------------------
+// Share puts the cell into the URL fragment (never sent to a server) and copies
+// the link; an edit afterwards drops the fragment so a reload keeps the edit.
+function dropFragment() {
+  if (location.hash.startsWith("#cell=")) history.replaceState(null, "", location.pathname + location.search);
+}
+$("share").addEventListener("click", async () => {
+  const code = editor.text;
+  if (new TextEncoder().encode(code).length > MAX_CODE_BYTES) return toast(`The cell is over ${MAX_CODE_BYTES / 1024} KiB: too long to share as a link.`, "warning");
+  history.replaceState(null, "", location.pathname + location.search + shareFragment({ code, language }));
+  let copied = false;
+  try { await navigator.clipboard.writeText(location.href); copied = true; } catch {}
+  toast(copied ? "Link copied: it carries the cell in its #fragment, which is never sent to a server." :
+    "The link in the address bar now carries the cell (in its #fragment, never sent to a server).");
+});
+if (shared?.error) toast(shared.error, "warning");
 
 function load(cell) {
   editor.text = cell.code;
@@ -176,7 +218,8 @@ function setBusy(busy, label) {
   $("run").disabled = busy;
   $("run-status").className = "pill " + (busy ? "run" : fg?.res ? statusClass(fg.res.status) : "");
   $("run-status").textContent = busy ? label : fg?.res ? fg.res.status : "idle";
-  $("abort").disabled = !(fg?.runId);
+  $("abort").disabled = busy || !(fg?.runId);
+  $("stop").disabled = !busy;
 }
 const statusClass = (s) => ({ completed: "ok", waiting: "warn", failed: "bad" }[s] ?? "");
 
@@ -189,6 +232,7 @@ async function run() {
   renderRunning($("result"), `exec (${language})`);
   $("result-meta").textContent = "";
   setBusy(true, "running…");
+  session.reserve(); // Stop works from here, while the config is still being checked
   await configPanel.settled();
   const res = await session.exec({ code, language });
   show(res);
@@ -221,6 +265,7 @@ function show(res) {
   });
   $("result-meta").textContent = new Date().toLocaleTimeString();
   setBusy(false);
+  typedHelp(true);
   if (res.status !== "waiting") renderHistory(updateHistory(res.status));
   maybeAutoResume();
 }
@@ -249,6 +294,13 @@ $("run").addEventListener("click", () => run());
 // The skip link lands in the editor itself (its host div is not focusable).
 document.querySelector(".skip").addEventListener("click", (e) => { e.preventDefault(); editor.focus(); });
 $("abort").addEventListener("click", () => fg?.runId && abortRun(fg.runId));
+// Stop ends the cell in flight: hostjs terminates the core's worker and a new
+// core takes its place; the run's own result says it was stopped.
+$("stop").addEventListener("click", async () => {
+  if (!fg?.busy) return;
+  $("stop").disabled = true;
+  if (!(await session.stop())) toast("Nothing was running to stop.", "info");
+});
 window.addEventListener("keydown", (e) => {
   if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && !e.defaultPrevented && !e.target.closest?.(".cm-editor")) { e.preventDefault(); run(); }
 });

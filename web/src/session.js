@@ -64,7 +64,7 @@ export class Session extends EventTarget {
       this.cm = cm;
       this.cmKey = key;
       this.loading = null;
-      cm.addEventListener?.("workerrestart", () => this.onRestart(cm));
+      cm.addEventListener?.("workerrestart", (e) => this.onRestart(cm, e.detail?.reason ?? ""));
       // An old core stays alive while it still holds suspended runs.
       if (old) (this.retired ??= new Set()).add(old);
       this.retire();
@@ -78,23 +78,29 @@ export class Session extends EventTarget {
     return this.loading;
   }
 
-  onRestart(cm) {
+  onRestart(cm, reason) {
     let lost = 0;
     for (const r of this.runs.values()) if (r.cm === cm) { r.lost = true; lost++; }
-    this.emit("restart", { lost });
+    this.emit("restart", { lost, stopped: reason.startsWith("stopped:") });
     this.emit("runs");
   }
 
   /** exec runs a cell; internal cells (catalog look-ups) stay out of the trajectory. */
   async exec({ code, language }, { internal = false } = {}) {
+    // The foreground call: Stop reaches it on its core, or before it starts
+    // while a new core is still loading for it.
+    const call = internal ? null : this.reserve(false);
     const cm = await this.instance();
     const rec = internal ? null : this.record({ kind: "exec", language, codeBytes: new TextEncoder().encode(code).length, code });
     let res;
-    try {
+    if (call?.stopped) res = stoppedBeforeStart();
+    else try {
+      if (call) call.cm = cm;
       res = await cm.exec({ code, language }, { callId: rec?.callId ?? nextId("ide-internal") });
     } catch (err) {
       res = thrown(err);
     }
+    if (call && this.fg === call) this.fg = null;
     this.settle(rec, res, cm);
     return res;
   }
@@ -102,21 +108,48 @@ export class Session extends EventTarget {
   /** wait resumes a suspended run. */
   async wait(runId) {
     const run = this.runs.get(runId);
+    const call = this.reserve(false);
     const cm = run?.cm ?? this.cm ?? (await this.instance());
     if (run) { run.busy = true; this.emit("runs"); }
     const rec = this.record({ kind: "wait", runId });
     let res;
-    try {
+    if (call.stopped) res = stoppedBeforeStart();
+    else try {
+      call.cm = cm;
       res = await cm.wait({ runId }, { callId: rec.callId });
     } catch (err) {
       res = thrown(err);
     }
+    if (this.fg === call) this.fg = null;
     if (run) run.busy = false;
     this.runs.delete(runId);
     this.emit("runs");
     this.settle(rec, res, cm);
     this.retire();
     return res;
+  }
+
+  /**
+   * stop ends the exec or wait in flight on the current core: hostjs
+   * terminates its worker and starts a new core; the call answers failed,
+   * saying it was stopped. Resolves false when nothing was running.
+   */
+  /**
+   * reserve marks a foreground call as begun before exec or wait is called
+   * (the page first waits for its config check), so Stop reaches it from the
+   * click on Run. fresh=false keeps a reservation already made.
+   */
+  reserve(fresh = true) {
+    if (fresh || !this.fg) this.fg = { cm: null, stopped: false };
+    return this.fg;
+  }
+
+  async stop() {
+    const call = this.fg;
+    if (!call) return false;
+    call.stopped = true;
+    if (!call.cm) return true; // still waiting for its core: it ends before it starts
+    try { return await call.cm.stop("Stop in the IDE"); } catch { return false; } // a retired, closed core
   }
 
   /** abort ends a suspended run (its client prompts close through their signal). */
@@ -216,6 +249,11 @@ export class Session extends EventTarget {
   }
 
   emit(type, detail) { this.dispatchEvent(new CustomEvent(type, { detail })); }
+}
+
+// stoppedBeforeStart answers a call Stop ended while its core was starting.
+function stoppedBeforeStart() {
+  return { status: "failed", error: "code mode cell was stopped by the host (Stop in the IDE) before it started.", telemetry: null };
 }
 
 // thrown turns an exception of the shim (a bug or a lost worker) into the

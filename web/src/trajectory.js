@@ -70,9 +70,9 @@ export function renderRuns(el, runs, { onResume, onAbort, now = Date.now() }) {
       h("td", null, r.reason, h("div.muted.small", null, r.pending.map((p) => p.toolId ?? p.kind).join(", "))),
       h("td", null, fmtMs(age)),
       h("td", null, left > 0 ? fmtMs(left) : "expired"),
-      h("td.actions", null,
+      h("td.actions", null, h("div", null,
         h("button.btn.small.primary", { type: "button", disabled: r.busy || r.lost, onclick: () => onResume(r.runId), "aria-label": `Resume run ${r.runId.slice(0, 12)}` }, r.busy ? "Resuming…" : "Resume"),
-        h("button.btn.small", { type: "button", onclick: () => onAbort(r.runId), "aria-label": `Abort run ${r.runId.slice(0, 12)}` }, "Abort")));
+        h("button.btn.small", { type: "button", onclick: () => onAbort(r.runId), "aria-label": `Abort run ${r.runId.slice(0, 12)}` }, "Abort"))));
   });
   clear(el, head, h("table.runs", null,
     h("thead", null, h("tr", null, ["run", "reason", "age", "TTL left", ""].map((t) => h("th", { scope: "col" }, t)))),

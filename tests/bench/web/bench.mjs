@@ -8,24 +8,13 @@
 // completed value of the default cell (the shipments example: tools.search,
 // one server tool call), clicked through the page's own Run button.
 import { chromium } from "@playwright/test";
-import { spawn } from "node:child_process";
 import { readFileSync, statSync, writeFileSync, existsSync } from "node:fs";
 import { gzipSync } from "node:zlib";
+import { chromiumArgs as args, median, startServe } from "./serve.mjs";
 
 const ROUNDS = Number(process.env.BENCH_WEB_ROUNDS ?? 3);
 const dir = "build/web";
-const port = 20000 + Math.floor(Math.random() * 30000);
-const url = `http://127.0.0.1:${port}/`;
-const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-  "--disable-sync", "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"];
-
-const server = spawn("build/codemode", ["serve", "--config", "tests/e2e/ide/serve.json5", "--addr", `127.0.0.1:${port}`], { stdio: ["ignore", "pipe", "inherit"] });
-await new Promise((resolve, reject) => {
-  server.stdout.on("data", (b) => { if (String(b).includes("serving on")) resolve(); });
-  server.on("exit", (c) => reject(new Error(`codemode serve exited with ${c}`)));
-});
-
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const { url, server } = await startServe();
 
 async function firstResult(page) {
   const t0 = Date.now();

@@ -1,0 +1,20 @@
+// The pieces the web benches share: Chromium's flags (Debian's chromium,
+// offline but for 127.0.0.1) and a real `codemode serve` with the IDE suite's
+// config on a random 127.0.0.1 port.
+import { spawn } from "node:child_process";
+
+export const chromiumArgs = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+  "--disable-sync", "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"];
+
+export const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+
+/** startServe starts build/codemode serve; resolves {url, server} once it serves. */
+export async function startServe({ stderr = "inherit" } = {}) {
+  const port = 20000 + Math.floor(Math.random() * 30000);
+  const server = spawn("build/codemode", ["serve", "--config", "tests/e2e/ide/serve.json5", "--addr", `127.0.0.1:${port}`], { stdio: ["ignore", "pipe", stderr] });
+  await new Promise((resolve, reject) => {
+    server.stdout.on("data", (b) => { if (String(b).includes("serving on")) resolve(); });
+    server.on("exit", (c) => reject(new Error(`codemode serve exited with ${c}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/`, server };
+}
