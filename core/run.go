@@ -417,8 +417,8 @@ func (r *run) finish() Result {
 	if err != nil {
 		return r.guestFailure(err)
 	}
-	if text, err = strictjson.CanonicalString(text); err != nil {
-		return r.failure("", "the cell's result is not valid JSON ("+err.Error()+"); return plain strings, finite numbers, arrays and objects.")
+	if text, err = strictjson.CanonicalWellFormedString(text); err != nil {
+		return r.failure("", "the cell's result is not plain JSON ("+strictReason(err)+"); return plain strings, finite numbers, arrays and objects.")
 	}
 	if !r.charge(int64(len(text))) {
 		return r.failure(CodeOutputLimitExceeded, "code mode result value of "+strconv.Itoa(len(text))+" bytes exceeds maxOutputBytes ("+strconv.FormatInt(r.rt.cfg.MaxOutputBytes, 10)+"); return a smaller value or summarize it.")

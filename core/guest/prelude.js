@@ -47,7 +47,7 @@
     // checks for the special kinds below (none of them has these prototypes).
     if (proto !== ObjectProto && proto !== null && proto !== ArrayProto) {
       if (v instanceof ArrayBufferCtor || v instanceof DataViewCtor) {
-        throw new TypeError("binary data (" + (v instanceof DataViewCtor ? "DataView" : "ArrayBuffer") + ") cannot cross the Code Mode bridge; convert it to an array or a string first");
+        throw new TypeError("binary data (" + (v instanceof DataViewCtor ? "DataView" : "ArrayBuffer") + ") cannot be passed out of the cell; convert it to an array or a string first");
       }
       if (v instanceof DateCtor) {
         const t = v.getTime();
