@@ -45,6 +45,9 @@ type request struct {
 	Args      []json.RawMessage `json:"args"`
 	Ms        float64           `json:"ms"`
 	Token     int64             `json:"token"`
+	Kind      string            `json:"kind"`  // unknown: what sort of object
+	Where     string            `json:"where"` // unknown: how the cell reaches it
+	Have      []string          `json:"have"`  // unknown: the object's own names
 }
 
 // guestError is plain data for the guest: never a host Error object.
@@ -117,6 +120,8 @@ func (r *run) hostSync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (q
 		out, err = r.cat.Describe(req.ID)
 	case "timer.cancel":
 		r.cancelTimer(req.Token)
+	case "unknown":
+		err = r.unknownName(req)
 	case "mcp.api":
 		tool := ""
 		if req.Tool != nil {
