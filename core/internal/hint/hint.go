@@ -81,7 +81,7 @@ func Message(m Miss) string {
 	}
 	b.WriteString(" ")
 	b.WriteString(where(m))
-	return text.Clip(b.String(), maxMessageLen)
+	return text.Clip(strings.ToValidUTF8(b.String(), "\uFFFD"), maxMessageLen)
 }
 
 // what the object is, for "x.y is not <what>".
@@ -165,7 +165,7 @@ func jsString(s string) string {
 func cut(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	if len(s) > maxNameBytes {
-		return text.Cut(s, maxNameBytes) + "…"
+		return text.Cut(s, maxNameBytes) + text.Ellipsis
 	}
 	return s
 }
@@ -217,8 +217,9 @@ func Fold(s string) string {
 }
 
 // Nearest returns at most n of have closest to name, best first: other
-// spellings of the same name (Fold), then names within a small edit distance
-// of it (typos), then names that contain it or that it contains.
+// spellings of the same name (Fold; when there are any, only those), then
+// names within a small edit distance of it (typos), then names that contain
+// it or that it contains.
 func Nearest(name string, have []string, n int) []string {
 	f := Fold(name)
 	if f == "" || utf8.RuneCountInString(f) > 256 {
@@ -255,8 +256,8 @@ func Nearest(name string, have []string, n int) []string {
 	})
 	var out []string
 	for _, c := range cs {
-		if len(out) == n {
-			break
+		if len(out) == n || c.score > 0 && len(out) > 0 && cs[0].score == 0 {
+			break // the same name spelled another way is the answer; typos would only distract
 		}
 		out = append(out, c.name)
 	}
