@@ -69,6 +69,12 @@ func TestErrorsModelsCanActOn(t *testing.T) {
 		{"TypeScript reads the same words", "typescript", `const r: unknown = await (tools as any).shiping_list({}); return r`,
 			[]string{"Did you mean tools.shipping_list?", "cell.ts:1:"}, nil},
 
+		// A tool's input error names the field, the expected type and the signature.
+		{"a tool input of the wrong type", "", `await tools.sleep_ms({ms: "x"})`,
+			[]string{"at /ms: got string, want integer (signature: openclaw:core:sleep_ms { ms: number } -> { slept: number })"}, nil},
+		{"a missing field through a namespace", "", `await Issues.update(1)`,
+			[]string{"at /patch: got null, want object", "(signature: openclaw:github:github_update_issue { number: number; patch: {"}, nil},
+
 		// Positions name the model's line and column, never the wrapper's.
 		{"syntax: a cell that ends early", "", `return (1 +`,
 			[]string{"SyntaxError: unexpected end of the cell", "cell.js:1:12"}, []string{"'}'", "cell.js:2:"}},
