@@ -2,8 +2,6 @@ package core_test
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -90,14 +88,14 @@ func TestErrorsModelsCanActOn(t *testing.T) {
 		{"TypeScript runtime: the TS source's line", "typescript", "const n: number = 1;\n\nnull.x", []string{"cell.ts:3:1"}, []string{"cell.js"}},
 
 		// Lone surrogates cross as U+FFFD instead of failing the run.
-		{"a lone surrogate in text and the result", "", `text("a\ud800b"); return "x\udc00"`, []string{`"x\ufffd"`}, nil},
-		{"a lone surrogate in json and a tool input", "", `json({s: "\ud800"}); return (await tools.echo({message: "m\udfff"})).message`, []string{`"m\ufffd"`}, nil},
+		{"a lone surrogate in text and the result", "", `text("a\ud800b"); return "x\udc00"`, []string{"\"x\ufffd\""}, nil},
+		{"a lone surrogate in json and a tool input", "", `json({s: "\ud800"}); return (await tools.echo({message: "m\udfff"})).message`, []string{"\"m\ufffd\""}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := rt.Exec(context.Background(), core.CallInfo{Scope: testScope, CallID: "exec_1"}, core.ExecInput{Code: tc.code, Language: tc.lang})
 			got := r.Error
 			if r.Status == core.StatusCompleted {
-				got = toASCIIJSON(t, r.Value)
+				got = jsonText(value(t, r))
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(got, w) {
@@ -111,25 +109,6 @@ func TestErrorsModelsCanActOn(t *testing.T) {
 			}
 		})
 	}
-}
-
-// toASCIIJSON re-encodes JSON with non-ASCII characters as \u escapes, so a
-// test can name U+FFFD as "\ufffd".
-func toASCIIJSON(t *testing.T, b []byte) string {
-	var v any
-	if err := json.Unmarshal(b, &v); err != nil {
-		t.Fatal(err)
-	}
-	out, _ := json.Marshal(v)
-	var s strings.Builder
-	for _, r := range string(out) {
-		if r < 0x80 {
-			s.WriteRune(r)
-		} else {
-			fmt.Fprintf(&s, "\\u%04x", r)
-		}
-	}
-	return s.String()
 }
 
 // The guard changes nothing a cell enumerates, and the probes JavaScript makes

@@ -73,7 +73,7 @@ func Message(m Miss) string {
 	}
 	if len(sugg) > 0 {
 		b.WriteString(" Did you mean ")
-		b.WriteString(orList(sugg))
+		b.WriteString(OrList(sugg))
 		b.WriteString("?")
 	} else if list := listing(m); list != "" {
 		b.WriteString(" ")
@@ -192,12 +192,10 @@ func words(name string) string {
 	return strings.TrimSpace(b.String())
 }
 
-func orList(s []string) string {
-	switch len(s) {
-	case 1:
-		return s[0]
-	case 2:
-		return s[0] + " or " + s[1]
+// OrList joins names as "a", "a or b", "a, b or c".
+func OrList(s []string) string {
+	if len(s) <= 1 {
+		return strings.Join(s, "")
 	}
 	return strings.Join(s[:len(s)-1], ", ") + " or " + s[len(s)-1]
 }
@@ -239,7 +237,7 @@ func Nearest(name string, have []string, n int) []string {
 		if g == "" || utf8.RuneCountInString(g) > 256 {
 			continue
 		}
-		switch d := distance(f, g); {
+		switch d := Distance(f, g, -1); {
 		case d == 0:
 			cs = append(cs, cand{h, 0})
 		case d <= limit:
@@ -264,9 +262,12 @@ func Nearest(name string, have []string, n int) []string {
 	return out
 }
 
-// distance is the Damerau-Levenshtein (optimal string alignment) distance in
-// runes: a swapped pair of letters is one typo.
-func distance(a, b string) int {
+// Distance is the optimal string alignment (Damerau-Levenshtein) distance in
+// runes: an insertion, deletion, substitution or swap of two neighbouring
+// characters is one typo. With limit >= 0 it gives up once every entry of a
+// row exceeds limit and returns limit+1 (no later row can come back under it).
+// The catalog's unknown-id suggestions use it too.
+func Distance(a, b string, limit int) int {
 	x, y := []rune(a), []rune(b)
 	prev2 := make([]int, len(y)+1)
 	prev := make([]int, len(y)+1)
@@ -276,6 +277,7 @@ func distance(a, b string) int {
 	}
 	for i := 1; i <= len(x); i++ {
 		cur[0] = i
+		rowMin := cur[0]
 		for j := 1; j <= len(y); j++ {
 			cost := 1
 			if x[i-1] == y[j-1] {
@@ -285,6 +287,10 @@ func distance(a, b string) int {
 			if i > 1 && j > 1 && x[i-1] == y[j-2] && x[i-2] == y[j-1] {
 				cur[j] = min(cur[j], prev2[j-2]+1)
 			}
+			rowMin = min(rowMin, cur[j])
+		}
+		if limit >= 0 && rowMin > limit {
+			return limit + 1
 		}
 		prev2, prev, cur = prev, cur, prev2
 	}

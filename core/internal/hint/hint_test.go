@@ -32,6 +32,27 @@ func TestNearest(t *testing.T) {
 	}
 }
 
+func TestDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b        string
+		limit, want int
+	}{
+		{"kitten", "sitting", -1, 3},
+		{"kitten", "sitting", 1, 2}, // gave up: limit+1
+		{"serach", "search", -1, 1}, // a swap is one typo
+		{"", "abc", -1, 3},
+		{"héllo", "hello", -1, 1}, // runes, not bytes
+		{"abc", "abc", 0, 0},
+	} {
+		if got := Distance(tc.a, tc.b, tc.limit); got != tc.want {
+			t.Errorf("Distance(%q, %q, %d) = %d, want %d", tc.a, tc.b, tc.limit, got, tc.want)
+		}
+	}
+	if OrList([]string{"a", "b", "c"}) != "a, b or c" || OrList([]string{"a"}) != "a" || OrList(nil) != "" {
+		t.Error("OrList")
+	}
+}
+
 func TestMessage(t *testing.T) {
 	for _, tc := range []struct {
 		name string
