@@ -214,7 +214,7 @@
   function guard(target, kind, where) {
     return new ProxyCtor(target, {
       get(t, k, recv) {
-        if (typeof k === "symbol" || k in t || probes[k] === true ||
+        if (k in t || typeof k === "symbol" || probes[k] === true ||
             (k[0] === "_" && k[1] === "_") || (k[0] === "@" && k[1] === "@")) return reflectGet(t, k, recv);
         sync("unknown", { kind: kind, where: where, name: k, have: keys(t) });
         return undefined; // the host always answers with the error
