@@ -62,6 +62,10 @@ func TestErrorsModelsCanActOn(t *testing.T) {
 			[]string{"TypeError: API.lst is not a member of API.", "Did you mean API.list?"}, nil},
 		{"namespaces: a typo", "", `return namespaces.Isues`,
 			[]string{"TypeError: namespaces.Isues is not a plugin namespace in this run.", "Did you mean namespaces.Issues?"}, nil},
+		{"MCP.<server>.resources: a typo", "", `return await MCP.everything.resources.raed({uri: "x"})`,
+			[]string{"TypeError: MCP.everything.resources.raed is not a member of MCP.everything.resources.", "Did you mean MCP.everything.resources.read?"}, nil},
+		{"after a suspension, the same words", "", `await yield_control("r"); return tools.shiping_list`,
+			[]string{"Did you mean tools.shipping_list?"}, nil},
 		{"the TypeError is catchable", "", `try { tools.shiping_list; return "no" } catch (e) { return [e instanceof TypeError, e.message.includes("tools.shipping_list")] }`,
 			[]string{`[true,true]`}, nil},
 		{"TypeScript reads the same words", "typescript", `const r: unknown = await (tools as any).shiping_list({}); return r`,
@@ -93,6 +97,9 @@ func TestErrorsModelsCanActOn(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := rt.Exec(context.Background(), core.CallInfo{Scope: testScope, CallID: "exec_1"}, core.ExecInput{Code: tc.code, Language: tc.lang})
+			for i := 0; r.Status == core.StatusWaiting && i < 3; i++ {
+				r = wait(t, rt, r.RunID)
+			}
 			got := r.Error
 			if r.Status == core.StatusCompleted {
 				got = jsonText(value(t, r))

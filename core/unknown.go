@@ -15,12 +15,12 @@ import (
 // asked for on tools that is MCP.<server>.<tool>, say).
 func (r *run) unknownName(req request) error {
 	switch k := hint.Kind(req.Kind); k {
-	case hint.Tools, hint.MCP, hint.MCPServer, hint.Namespace, hint.API, hint.Namespaces:
+	case hint.Tools, hint.MCP, hint.MCPServer, hint.Namespace, hint.API, hint.Namespaces, hint.Member:
 	default:
 		return errInternalCall
 	}
 	m := hint.Miss{Kind: hint.Kind(req.Kind), Object: req.Where, Name: req.Name, Have: req.Have}
-	if m.Kind != hint.API && m.Kind != hint.Namespaces {
+	if m.Kind != hint.API && m.Kind != hint.Namespaces && m.Kind != hint.Member {
 		m.Elsewhere = r.elsewhere(req.Name, req.Where)
 	}
 	return &quickjs.Throw{Name: "TypeError", Message: hint.Message(m)}

@@ -256,8 +256,8 @@
       ns.$api = (toolName, options) => PromiseCtor.resolve().then(() => sync("mcp.api", {
         server: safe, tool: toolName === undefined ? null : S(toolName), schema: !!(options && options.schema),
       }));
-      ns.resources = freeze({ read: (req) => call("mcp.resource", { server: srv.server, uri: S(req && req.uri) }) });
-      ns.prompts = freeze({ get: (req) => call("mcp.prompt", { server: srv.server, name: S(req && req.name), arguments: inputOf(req && req.arguments) }) });
+      ns.resources = guard(freeze({ read: (req) => call("mcp.resource", { server: srv.server, uri: S(req && req.uri) }) }), "member", "MCP." + safe + ".resources");
+      ns.prompts = guard(freeze({ get: (req) => call("mcp.prompt", { server: srv.server, name: S(req && req.name), arguments: inputOf(req && req.arguments) }) }), "member", "MCP." + safe + ".prompts");
       mcp[safe] = guard(freeze(ns), "mcp-server", "MCP." + safe);
     }
     return guard(freeze(mcp), "mcp", "MCP");

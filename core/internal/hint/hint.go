@@ -33,6 +33,7 @@ const (
 	Namespace  Kind = "namespace"  // a plugin namespace's global
 	API        Kind = "api"        // the global API
 	Namespaces Kind = "namespaces" // the global namespaces map
+	Member     Kind = "member"     // another runtime object (MCP.<server>.resources, ...)
 )
 
 // Miss is one name a cell asked for and did not find.
