@@ -322,7 +322,7 @@
     const nss = {};
     for (const d of run.namespaces) {
       let v = makeNamespace(d);
-      if (v !== null && typeof v === "object") v = guard(v, "namespace", d.globalName);
+      if (v !== null && typeof v === "object" && !isArray(v)) v = guard(v, "namespace", d.globalName);
       nss[d.globalName] = v;
       constant(d.globalName, v);
     }
