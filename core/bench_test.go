@@ -35,3 +35,23 @@ func BenchmarkExec(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkGuardedMemberRead: 100,000 reads of tools.shipping_list through the
+// unknown-name guard (a Proxy get trap), against the same reads of a plain
+// frozen object in the same run; the ratio is the guard's cost per read.
+func BenchmarkGuardedMemberRead(b *testing.B) {
+	rt := newRuntime(b, nil)
+	ctx := context.Background()
+	for _, bc := range []struct{ name, code string }{
+		{"plain frozen object", `const o = Object.freeze({ shipping_list() {} }); let f; for (let i = 0; i < 1e5; i++) f = o.shipping_list; return typeof f`},
+		{"guarded tools", `let f; for (let i = 0; i < 1e5; i++) f = tools.shipping_list; return typeof f`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if r := rt.Exec(ctx, core.CallInfo{Scope: testScope}, core.ExecInput{Code: bc.code}); r.Status != core.StatusCompleted {
+					b.Fatalf("%+v", r)
+				}
+			}
+		})
+	}
+}

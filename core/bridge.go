@@ -45,6 +45,9 @@ type request struct {
 	Args      []json.RawMessage `json:"args"`
 	Ms        float64           `json:"ms"`
 	Token     int64             `json:"token"`
+	Kind      string            `json:"kind"`  // unknown: what sort of object
+	Where     string            `json:"where"` // unknown: how the cell reaches it
+	Have      []string          `json:"have"`  // unknown: the object's own names
 }
 
 // guestError is plain data for the guest: never a host Error object.
@@ -53,28 +56,45 @@ type guestError struct {
 	Message string `json:"message"`
 }
 
+// readRequest decodes one guest message. Its errors are what the cell reads
+// when a value it passes out cannot cross: they name the value and the rule,
+// never the bridge or its functions, which the cell cannot see.
 func (r *run) readRequest(vm *quickjs.VM, args []quickjs.Value) (request, error) {
 	var req request
 	if len(args) != 1 {
-		return req, &quickjs.Throw{Name: "TypeError", Message: "bridge: one argument expected"}
+		return req, errInternalCall
 	}
 	s, err := vm.GoString(args[0])
 	if err != nil {
 		return req, err
 	}
 	if len(s) > maxBridgeRequest {
-		return req, &quickjs.Throw{Name: "RangeError", Message: "bridge message of " + strconv.Itoa(len(s)) + " bytes is too large"}
+		return req, &quickjs.Throw{Name: "RangeError", Message: "a value of " + strconv.Itoa(len(s)) + " bytes is too large to pass to text(), json(), a tool or a namespace (at most " + strconv.Itoa(maxBridgeRequest) + " bytes per call); pass less or summarize it"}
 	}
 	// Guest-serialized JSON is never passed on as it is: parsed strictly and
 	// re-serialized, so raw values (json output, tool inputs) are clean too.
-	b, err := strictjson.Canonical([]byte(s))
+	// Lone surrogates (a cut emoji) become U+FFFD, as in a well-formed string.
+	b, err := strictjson.CanonicalWellFormed([]byte(s))
 	if err != nil {
-		return req, &quickjs.Throw{Name: "TypeError", Message: "bridge: malformed message (" + err.Error() + ")"}
+		return req, &quickjs.Throw{Name: "TypeError", Message: "a value passed to text(), json(), a tool or a namespace is not plain JSON (" + strictReason(err) + ")"}
 	}
 	if err := json.Unmarshal(b, &req); err != nil {
-		return req, &quickjs.Throw{Name: "TypeError", Message: "bridge: malformed message"}
+		return req, errInternalCall
 	}
 	return req, nil
+}
+
+// errInternalCall answers a message the prelude never sends: only a cell that
+// reached the runtime's hidden functions could, and they are not in its reach.
+var errInternalCall = &quickjs.Throw{Name: "TypeError", Message: "invalid call into the Code Mode runtime"}
+
+// strictReason is a strictjson error without its "not strict JSON" framing.
+func strictReason(err error) string {
+	var se *strictjson.Error
+	if errors.As(err, &se) {
+		return se.Msg
+	}
+	return "unreadable"
 }
 
 // hostSync answers operations that complete at once: output, search, describe,
@@ -100,6 +120,8 @@ func (r *run) hostSync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (q
 		out, err = r.cat.Describe(req.ID)
 	case "timer.cancel":
 		r.cancelTimer(req.Token)
+	case "unknown":
+		err = r.unknownName(req)
 	case "mcp.api":
 		tool := ""
 		if req.Tool != nil {
@@ -107,7 +129,7 @@ func (r *run) hostSync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (q
 		}
 		out, err = r.files.APIHeader(req.Server, tool, req.Schema)
 	default:
-		err = &quickjs.Throw{Name: "TypeError", Message: "bridge: unknown operation"}
+		err = errInternalCall
 	}
 	var reply any
 	if err != nil {
@@ -122,7 +144,7 @@ func (r *run) hostSync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (q
 	}
 	b, err := json.Marshal(reply)
 	if err != nil {
-		return 0, &quickjs.Throw{Name: "Error", Message: "bridge: reply is not serializable"}
+		return 0, &quickjs.Throw{Name: "Error", Message: "the runtime's answer could not be serialized"}
 	}
 	return vm.NewString(string(b))
 }
@@ -201,7 +223,7 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 		} else if b, merr := json.Marshal(v); merr != nil {
 			s.name, s.msg = "Error", "tool result is not JSON-serializable"
 		} else if len(b) > maxBridgeResult {
-			s.name, s.msg = "RangeError", "tool result of "+strconv.Itoa(len(b))+" bytes exceeds the bridge limit of "+strconv.Itoa(maxBridgeResult)+" bytes"
+			s.name, s.msg = "RangeError", "tool result of "+strconv.Itoa(len(b))+" bytes is too large to hand to the cell (at most "+strconv.Itoa(maxBridgeResult)+" bytes); ask the tool for less"
 		} else {
 			s.ok, s.json = true, string(b)
 		}
@@ -287,7 +309,7 @@ func (r *run) job(req request) (func(context.Context) (any, error), string, erro
 		name := req.Name
 		return func(ctx context.Context) (any, error) { return srv.GetPromptFor(ctx, r.scope, name, args) }, "", nil
 	}
-	return nil, "", &quickjs.Throw{Name: "TypeError", Message: "bridge: unknown operation"}
+	return nil, "", errInternalCall
 }
 
 // catalogJob is a nested call through the catalog's one execution path (hooks,

@@ -213,9 +213,11 @@ const hits = await tools.search("echo");
 const viaId = await tools.callValue("openclaw:core:exec", { command: "ls" });
 const viaShort = await tools.exec({ command: "pwd" });
 const helperSearch = await tools.callValue("openclaw:core:search", {});
-return { own, types: { search: typeof tools.search, call: typeof tools.call, callValue: typeof tools.callValue, describe: typeof tools.describe,
-  get_item: typeof tools.get_item, shipping_list: typeof tools.shipping_list, select_file: typeof tools.select_file, screenshot: typeof tools.screenshot,
-  secret_tool: typeof tools.secret_tool, wait: typeof tools.wait, tool_search: typeof tools.tool_search },
+// A missing name throws a TypeError (it names the closest tools); "in" tests without throwing.
+const typeOf = (n) => n in tools ? typeof tools[n] : "undefined";
+return { own, types: { search: typeOf("search"), call: typeOf("call"), callValue: typeOf("callValue"), describe: typeOf("describe"),
+  get_item: typeOf("get_item"), shipping_list: typeOf("shipping_list"), select_file: typeOf("select_file"), screenshot: typeOf("screenshot"),
+  secret_tool: typeOf("secret_tool"), wait: typeOf("wait"), tool_search: typeOf("tool_search") },
   hits: Array.isArray(hits), viaId, viaShort, helperSearch, frozen: Object.isFrozen(tools) };`))
 	types := v["types"].(map[string]any)
 	for name, want := range map[string]string{"search": "function", "call": "function", "callValue": "function", "describe": "function",
@@ -249,7 +251,7 @@ return { own, types: { search: typeof tools.search, call: typeof tools.call, cal
 	rt2 := newRuntimeWith(t, nil, nil, coreTool("exec", nil, func(s *catalog.Spec) { s.Control = true }))
 	v2 := obj(t, exec(t, rt2, `let err = "";
 try { await tools.call("openclaw:core:exec", { code: "1" }); } catch (e) { err = e.message; }
-return { exec: typeof tools.exec, wait: typeof tools.wait, inAll: ALL_TOOLS.some((e) => e.name === "exec" || e.name === "wait"), err };`))
+return { exec: "exec" in tools ? typeof tools.exec : "undefined", wait: "wait" in tools ? typeof tools.wait : "undefined", inAll: ALL_TOOLS.some((e) => e.name === "exec" || e.name === "wait"), err };`))
 	if v2["exec"] != "undefined" || v2["wait"] != "undefined" || v2["inAll"] != false || !strings.Contains(v2["err"].(string), "unknown tool id") {
 		t.Errorf("Code Mode exec reachable from the guest: %v", v2)
 	}
@@ -464,7 +466,7 @@ func TestGuestCatalog_Surface(t *testing.T) {
 			if got := strings.Contains(desc, "Issues.list"); got != tc.wantNS {
 				t.Errorf("namespace prompt shown = %v, want %v:\n%s", got, tc.wantNS, desc)
 			}
-			v := obj(t, exec(t, rt, `return { g: typeof Issues, ns: typeof namespaces.Issues, keys: Object.keys(namespaces) };`))
+			v := obj(t, exec(t, rt, `return { g: typeof Issues, ns: "Issues" in namespaces ? typeof namespaces.Issues : "undefined", keys: Object.keys(namespaces) };`))
 			wantType := "undefined"
 			if tc.wantNS {
 				wantType = "object"

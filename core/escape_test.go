@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -85,25 +86,50 @@ func TestPathologicalSourceIsInvalidInputBeforeAnyParser(t *testing.T) {
 
 // TestGuestJSONIsParsedStrictlyOnTheHost: what the guest serializes is parsed
 // and re-serialized on the host, so nothing a decoder could read two ways
-// reaches the result line, even from a guest that forges bridge messages.
+// reaches the result line, even from a guest that forges bridge messages. A
+// lone surrogate (a cut emoji) is the one thing mended rather than refused: it
+// becomes U+FFFD, as in a well-formed string, everywhere a string leaves the cell.
 func TestGuestJSONIsParsedStrictlyOnTheHost(t *testing.T) {
 	rt := newRuntime(t, nil)
-	for _, tc := range []struct{ name, code, want string }{
-		{"a lone surrogate in the result", `return "a\ud800b"`, "lone surrogate"},
-		{"a lone surrogate in json output", `try { json({s: "\udc00"}); } catch (e) { return e.name + ": " + e.message; }`, "TypeError: bridge: malformed message (not strict JSON: lone surrogate"},
-		{"a lone surrogate as a tool input", `try { await tools.echo({message: "\ud800"}); } catch (e) { return e.message; }`, "lone surrogate"},
+	for _, tc := range []struct {
+		name, code string
+		value      string // the completed value, as JSON text
+		output     string // the output items, as JSON text ("" = none)
+	}{
+		{"the result", `return "a\ud800b"`, `"a\ufffdb"`, ""},
+		{"a result key", `return {"\udc00k": ["\ud83d"]}`, `{"\ufffdk":["\ufffd"]}`, ""},
+		{"text output", `text("a\ud800b"); return 1`, `1`, `[{"type":"text","text":"a\ufffdb"}]`},
+		{"console.log", `console.log("x\udfff"); return 1`, `1`, `[{"type":"text","text":"x\ufffd"}]`},
+		{"json output", `json({s: "\udc00"}); return 1`, `1`, `[{"type":"json","value":{"s":"\ufffd"}}]`},
+		{"a tool input", `return (await tools.echo({message: "\ud800!"})).message`, `"\ufffd!"`, ""},
+		{"a pair stays a pair", `return "\ud83d\ude00"`, `"😀"`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := exec(t, rt, tc.code)
-			got := r.Error
-			if r.Status == core.StatusCompleted {
-				got = string(r.Value)
+			if jsonText(value(t, r)) != normalJSON(t, tc.value) {
+				t.Fatalf("value %s, want %s", r.Value, tc.value)
 			}
-			if !strings.Contains(got, tc.want) {
-				t.Fatalf("got %s %q, want %q", r.Status, got, tc.want)
+			out := ""
+			if len(r.Output) > 0 {
+				out = normalJSON(t, jsonText(r.Output))
+			}
+			if out != normalJSON(t, tc.output) {
+				t.Fatalf("output %s, want %s", out, tc.output)
 			}
 		})
 	}
+}
+
+// normalJSON is JSON text as jsonText writes it ("" stays "").
+func normalJSON(t *testing.T, s string) string {
+	if s == "" {
+		return ""
+	}
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		t.Fatal(err)
+	}
+	return jsonText(v)
 }
 
 func TestTypeScriptNamespacesAreNotModuleAccess(t *testing.T) {

@@ -126,7 +126,7 @@ func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []
 	}
 	r := &run{
 		rt: rt, id: newRunID(), scope: call.Scope, principal: call.Principal, parentCallID: call.CallID,
-		cat: cat, visible: visible, restartSafe: in.RestartSafe, lines: lines,
+		cat: cat, visible: visible, restartSafe: in.RestartSafe, cell: newCellText(src, lines),
 	}
 	if err := r.init(); err != nil {
 		rt.opts.Logger.Error("code mode: plugin namespace setup failed", "run", r.id, "error", err.Error())

@@ -97,3 +97,42 @@ func FuzzBridgeArguments(f *testing.F) {
 		checkResult(t, exec(t, rt, code))
 	})
 }
+
+// FuzzUnknownNames asks every guarded object for an arbitrary name: the answer
+// is the member or a TypeError, and what the cell reads names neither the
+// runtime's bridge nor any host detail the name did not carry itself.
+func FuzzUnknownNames(f *testing.F) {
+	// A timeout of its own: a loaded machine running fuzz workers in parallel
+	// must not turn a slow cell into a finding.
+	rt := newRuntime(f, func(c *config.Config) { c.TimeoutMs = 5000 })
+	for _, s := range []string{"shiping_list", "get_env", "then", "__proto__", "constructor", "", "bridge", "a\x00b", "toString"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		n, _ := json.Marshal(name)
+		r := exec(t, rt, `const out = [];
+for (const o of [tools, MCP, API, namespaces]) {
+  try { const v = o[`+string(n)+`]; out.push(typeof v); } catch (e) { out.push(e.name + ": " + e.message); }
+}
+return out;`)
+		checkResult(t, r)
+		if r.Status != core.StatusCompleted {
+			t.Fatalf("%s: %s", r.Status, r.Error)
+		}
+		var got []string
+		if err := json.Unmarshal(r.Value, &got); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range got {
+			if strings.HasPrefix(s, "TypeError: ") {
+				for _, w := range []string{"bridge", "__openclaw", "malformed", "goroutine", ".go:"} {
+					if strings.Contains(s, w) && !strings.Contains(name, w) {
+						t.Fatalf("%q: %q", name, s)
+					}
+				}
+			} else if strings.Contains(s, ":") {
+				t.Fatalf("%q: %q", name, s)
+			}
+		}
+	})
+}

@@ -54,7 +54,7 @@ let viaTools = "", describe = "";
 try { await tools.callValue("mcp:`+tc.name+`:echo", { message: "x" }); } catch (e) { viaTools = e.message; }
 try { await tools.describe("mcp:`+tc.name+`:echo"); } catch (e) { describe = e.message; }
 return { all: ALL_TOOLS.filter((e) => e.source === "mcp" || e.id.startsWith("mcp:")).length,
-  hits: hits.concat(all).filter((e) => e.source === "mcp").length, echoShort: typeof tools.get_sum, viaTools, describe };`)
+  hits: hits.concat(all).filter((e) => e.source === "mcp").length, echoShort: "get_sum" in tools ? typeof tools.get_sum : "undefined", viaTools, describe };`)
 				v := obj(t, r)
 				if v["all"] != float64(0) || v["hits"] != float64(0) || v["echoShort"] != "undefined" {
 					t.Errorf("MCP entries leak into tools.*: %v", v)
@@ -243,7 +243,7 @@ func TestMCPServerHiddenByPolicyIsInvisible(t *testing.T) {
 		o.MCPServers = []*mcp.Server{srv}
 		o.Policy = catalog.Policy{Deny: []string{"mcp:everything:*"}}
 	})
-	got := value(t, exec(t, rt, `return [Object.keys(MCP), (await API.list("mcp")).map((f) => f.path), typeof MCP.everything]`))
+	got := value(t, exec(t, rt, `return [Object.keys(MCP), (await API.list("mcp")).map((f) => f.path), "everything" in MCP ? typeof MCP.everything : "undefined"]`))
 	if s := jsonText(got); s != `[[],["mcp/index.d.ts"],"undefined"]` {
 		t.Fatalf("hidden server visible: %s", s)
 	}

@@ -3,9 +3,7 @@ package core
 import (
 	"context"
 	"errors"
-	"regexp"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/codemode-go/codemode/core/catalog"
@@ -34,7 +32,7 @@ type run struct {
 	mcpSafe      map[string]apifiles.ServerNames
 	ns           *namespace.Runtime
 	openclawIDs  map[[2]string]string // (owner, name) -> catalog id
-	lines        lineMap              // TypeScript cells: JS positions -> TS source
+	cell         cellText             // what guest positions are mapped against
 
 	// ctx outlives single exec/wait calls: tool calls keep running while the run
 	// is suspended. cancel ends them when the run ends (or is aborted).
@@ -198,7 +196,7 @@ func (r *run) start(ctx context.Context, src string) Result {
 		return r.end(r.guestFailure(err))
 	}
 	// The cell is the body of an async function: top-level await and return work.
-	fn, err := vm.Eval(cellPrefix+src+"\n})", "cell.js")
+	fn, err := vm.Eval(cellPrefix+src+cellSuffix, "cell.js")
 	if err != nil {
 		return r.end(r.guestFailure(err))
 	}
@@ -421,55 +419,13 @@ func (r *run) finish() Result {
 	if err != nil {
 		return r.guestFailure(err)
 	}
-	if text, err = strictjson.CanonicalString(text); err != nil {
-		return r.failure("", "the cell's result is not valid JSON ("+err.Error()+"); return plain strings, finite numbers, arrays and objects.")
+	if text, err = strictjson.CanonicalWellFormedString(text); err != nil {
+		return r.failure("", "the cell's result is not plain JSON ("+strictReason(err)+"); return plain strings, finite numbers, arrays and objects.")
 	}
 	if !r.charge(int64(len(text))) {
 		return r.failure(CodeOutputLimitExceeded, "code mode result value of "+strconv.Itoa(len(text))+" bytes exceeds maxOutputBytes ("+strconv.FormatInt(r.rt.cfg.MaxOutputBytes, 10)+"); return a smaller value or summarize it.")
 	}
 	return Result{Status: StatusCompleted, Value: []byte(text), Output: r.out, Telemetry: r.telemetry()}
-}
-
-func (r *run) describe(e *quickjs.JSError) string {
-	s := e.Error()
-	if st := guestStack(e.Stack, r.lines); st != "" {
-		s += "\n" + st
-	}
-	return s
-}
-
-// cellPrefix wraps a cell as the body of an async function; it shares the
-// cell's first line, so only that line's columns need correcting.
-const cellPrefix = "(async function () {"
-
-var cellPos = regexp.MustCompile(`cell\.js:(\d+):(\d+)`)
-
-// guestStack keeps the frames of the model's cell: the runtime's own prelude
-// frames say nothing to the model, and columns on the first line are given
-// relative to what the model wrote. For a TypeScript cell (lines non-nil) the
-// positions are mapped back to the TypeScript source and named cell.ts.
-func guestStack(stack string, lines lineMap) string {
-	var keep []string
-	for _, line := range strings.Split(strings.TrimRight(stack, "\n"), "\n") {
-		if strings.Contains(line, "prelude.js") || strings.Contains(line, "kit.js") || strings.TrimSpace(line) == "" {
-			continue
-		}
-		keep = append(keep, cellPos.ReplaceAllStringFunc(line, func(m string) string {
-			sub := cellPos.FindStringSubmatch(m)
-			ln, _ := strconv.Atoi(sub[1])
-			col, _ := strconv.Atoi(sub[2])
-			if ln == 1 && col > len(cellPrefix) {
-				col -= len(cellPrefix)
-			}
-			if lines != nil {
-				if tl, tc, ok := lines.Position(ln, col); ok {
-					return "cell.ts:" + strconv.Itoa(tl) + ":" + strconv.Itoa(tc)
-				}
-			}
-			return "cell.js:" + strconv.Itoa(ln) + ":" + strconv.Itoa(col)
-		}))
-	}
-	return strings.Join(keep, "\n")
 }
 
 // guestFailure maps a VM error to the spec's error codes.
@@ -516,11 +472,4 @@ func (r *run) telemetry() Telemetry { return r.cat.Telemetry(r.visible) }
 func (r *run) nextID(kind string) string {
 	r.seq++
 	return kind + "_" + strconv.Itoa(r.seq)
-}
-
-// lineMap maps positions in a TypeScript cell's compiled JavaScript back to
-// the TypeScript source (tsx.LineMap; an interface so that relay-only builds
-// leave the TypeScript compiler out).
-type lineMap interface {
-	Position(line, col int) (tsLine, tsCol int, ok bool)
 }

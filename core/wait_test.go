@@ -243,7 +243,7 @@ func TestOversizedToolResultIsACatchableError(t *testing.T) {
 		return []byte(`{"blob":"` + strings.Repeat("x", 17<<20) + `"}`)
 	})
 	rt := newRuntime(t, nil, huge)
-	got := value(t, exec(t, rt, `try { await tools.callValue("openclaw:core:huge_result", {}); return "no"; } catch (e) { return [e.name, e.message.includes("bridge limit")]; }`))
+	got := value(t, exec(t, rt, `try { await tools.callValue("openclaw:core:huge_result", {}); return "no"; } catch (e) { return [e.name, e.message.includes("is too large to hand to the cell")]; }`))
 	if jsonText(got) != `["RangeError",true]` {
 		t.Fatalf("got %s", jsonText(got))
 	}

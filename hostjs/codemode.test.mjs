@@ -115,6 +115,28 @@ test("client tools: untrusted entries, found by search, called, errors catchable
   assert.match(e.value, /RangeError: client says no/);
 });
 
+test("errors a model can act on: the same words as every other host (issue 24)", async () => {
+  const rows = [
+    ["await tools.gret({ who: 'x' })", /^TypeError: tools\.gret is not a tool in this run\. Did you mean tools\.greet\?.*\n {4}at <anonymous> \(cell\.js:1:7\)$/s],
+    ["return await MCP.everything.get_sum({ a: 1, b: 2 })", /^TypeError: MCP\.everything\.get_sum is not a tool of the MCP server MCP\.everything\. Did you mean MCP\.everything\.getSum\?/],
+    ["return (1 +", /^SyntaxError: unexpected end of the cell \(a bracket, string, template or expression is left open\)\n {4}at cell\.js:1:12$/],
+    ["const a = 1;\nnull.x", /\(cell\.js:2:1\)$/],
+  ];
+  for (const [code, want] of rows) {
+    const r = await cm.exec({ code });
+    assert.equal(r.status, "failed", code);
+    assert.match(r.error, want, code);
+    assert.doesNotMatch(r.error, /__openclaw|bridge|malformed message|prelude\.js/, code);
+  }
+  const ts = await cm.exec({ code: "const a: number = 1;\n\nnull.x", language: "typescript" });
+  assert.match(ts.error, /\(cell\.ts:3:1\)$/);
+  // Lone surrogates cross as U+FFFD: text, json, a client tool's input, the result.
+  const s = await cm.exec({ code: `text("a\\ud800"); json({ k: "\\udc00" }); const g = await tools.greet({ who: "\\udfff" }); return "b\\ud800" + g.hello;` });
+  assert.equal(s.status, "completed", JSON.stringify(s));
+  assert.equal(s.value, "b\ufffd\ufffd");
+  assert.deepEqual(s.output, [{ type: "text", text: "a\ufffd" }, { type: "json", value: { k: "\ufffd" } }]);
+});
+
 test("yield_control then wait; abort reaches a pending client tool's signal", async () => {
   const y = await cm.exec({ code: `text("a"); await yield_control("checkpoint"); text("b"); return "done";` });
   assert.equal(y.status, "waiting");

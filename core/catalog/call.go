@@ -148,7 +148,7 @@ func (c *Catalog) call(ctx context.Context, id string, input json.RawMessage, cc
 		return Result{}, err
 	}
 	if params != nil {
-		if err := checkInput(id, params, input); err != nil {
+		if err := checkInput(it.entry, params, input); err != nil {
 			return Result{}, err
 		}
 	}
@@ -162,7 +162,7 @@ func (c *Catalog) call(ctx context.Context, id string, input json.RawMessage, cc
 		return Result{}, err
 	}
 	if params != nil && !bytes.Equal(rewritten, input) { // a hook's rewrite obeys the same schema
-		if err := checkInput(id, params, rewritten); err != nil {
+		if err := checkInput(it.entry, params, rewritten); err != nil {
 			return Result{}, err
 		}
 	}

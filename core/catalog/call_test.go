@@ -413,6 +413,11 @@ func TestInputCheckedAgainstParameters(t *testing.T) {
 			t.Errorf("%s: %v, want %q", in, err, want)
 		}
 	}
+	// The error quotes the tool's quick index line, the signature the model saw.
+	if _, err := c.Call(context.Background(), "openclaw:core:strict", json.RawMessage(`{"n":"x"}`), CallContext{}); err == nil ||
+		!strings.HasSuffix(err.Error(), " (signature: openclaw:core:strict { n: number; tags?: Array<string> } -> ?)") {
+		t.Errorf("signature: %v", err)
+	}
 	if _, err := c.Call(context.Background(), "openclaw:core:broken", json.RawMessage(`{}`), CallContext{}); err == nil || !strings.Contains(err.Error(), "parameters schema is invalid") {
 		t.Errorf("broken schema: %v", err)
 	}

@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/codemode-go/codemode/core/internal/hint"
 	"github.com/codemode-go/codemode/core/internal/tsschema"
 	"slices"
 	"strconv"
@@ -76,16 +77,9 @@ func (c *Catalog) unknown(id string, via Via) error {
 		for i, s := range cands {
 			q[i] = strconv.Quote(s)
 		}
-		msg += "; did you mean " + joinOr(q) + "?"
+		msg += "; did you mean " + hint.OrList(q) + "?"
 	}
 	return newErr(ErrUnknownTool, msg)
-}
-
-func joinOr(q []string) string {
-	if len(q) == 1 {
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }
 
 // closest returns up to n ids reachable from `via` within a small edit distance of
@@ -110,7 +104,7 @@ func (c *Catalog) closest(id string, via Via, n int) []string {
 		if abs(len(cid)-len(id)) > limit {
 			continue
 		}
-		if d := editDistance(lid, strings.ToLower(cid), limit); d <= limit {
+		if d := hint.Distance(lid, strings.ToLower(cid), limit); d <= limit {
 			cs = append(cs, cand{cid, d})
 		}
 	}
@@ -127,31 +121,4 @@ func abs(x int) int {
 		return -x
 	}
 	return x
-}
-
-// editDistance is the Levenshtein distance over bytes, giving up (returning
-// limit+1) once every cell of a row exceeds limit.
-func editDistance(a, b string, limit int) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		rowMin := cur[0]
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			rowMin = min(rowMin, cur[j])
-		}
-		if rowMin > limit {
-			return limit + 1
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

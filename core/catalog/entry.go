@@ -29,6 +29,22 @@ type Entry struct {
 	Output string `json:"output,omitempty"`
 }
 
+// IndexLine is the entry's line in the exec tool's quick index,
+// `openclaw:core:sleep_ms { ms: number } -> { slept: number }`, with its input
+// signature cut to maxInput bytes (0: not cut). A tool's input error quotes
+// the same line, so the model reads one signature everywhere.
+func (e Entry) IndexLine(maxInput int) string {
+	in := e.Input
+	if maxInput > 0 && len(in) > maxInput {
+		in = text.Cut(in, maxInput) + text.Ellipsis
+	}
+	out := "?"
+	if e.Output != "" {
+		out = e.Output
+	}
+	return e.ID + " " + in + " -> " + out
+}
+
 // EntryWithSchema is ToolCatalogEntryWithSchema: what tools.describe returns.
 type EntryWithSchema struct {
 	Entry

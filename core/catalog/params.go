@@ -39,9 +39,15 @@ func (c *Catalog) inputSchema(it *item) (*jsonschema.Schema, error) {
 	return cs.schema, nil
 }
 
+// maxSignatureBytes bounds the signature an input error quotes.
+const maxSignatureBytes = 400
+
 // checkInput validates a call's input against the tool's parameters. The error
-// names the field (a JSON pointer) and what was expected.
-func checkInput(id string, s *jsonschema.Schema, input []byte) error {
+// names the field (a JSON pointer), what was expected and, for a tool whose
+// signature is known (trusted tools), its quick index line, so the model can
+// write the next call right without a tools.describe first.
+func checkInput(e Entry, s *jsonschema.Schema, input []byte) error {
+	id := e.ID
 	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(input))
 	if err != nil {
 		return newErr(ErrInvalidInput, fmt.Sprintf("input for tool %q is not valid JSON", id))
@@ -62,7 +68,16 @@ func checkInput(id string, s *jsonschema.Schema, input []byte) error {
 			break
 		}
 	}
-	return newErr(ErrInvalidInput, fmt.Sprintf("input for tool %q does not match its parameters: %s", id, strings.Join(probs, "; ")))
+	msg := fmt.Sprintf("input for tool %q does not match its parameters: %s", id, strings.Join(probs, "; "))
+	switch {
+	case e.Input != "unknown" && e.Input != "":
+		msg += " (signature: " + e.IndexLine(maxSignatureBytes) + ")"
+	case e.Source == SourceMCP:
+		msg += ` (await API.list("mcp") lists the MCP declarations with its parameters)`
+	default:
+		msg += fmt.Sprintf(" (await tools.describe(%q) shows its parameters)", id)
+	}
+	return newErr(ErrInvalidInput, msg)
 }
 
 // leaves collects the innermost validation errors, the ones that name a field.

@@ -16,6 +16,7 @@
   const mapEntries = Map.prototype.entries, setValues = Set.prototype.values;
   const arrayFrom = Array.from, getProto = Object.getPrototypeOf, create = Object.create;
   const ObjectProto = Object.prototype, ArrayProto = Array.prototype;
+  const ProxyCtor = Proxy, reflectGet = Reflect.get;
   const MAX_DEPTH = 64;
 
   // ---- output adapter: any guest value -> JSON-compatible value, in the guest ----
@@ -47,7 +48,7 @@
     // checks for the special kinds below (none of them has these prototypes).
     if (proto !== ObjectProto && proto !== null && proto !== ArrayProto) {
       if (v instanceof ArrayBufferCtor || v instanceof DataViewCtor) {
-        throw new TypeError("binary data (" + (v instanceof DataViewCtor ? "DataView" : "ArrayBuffer") + ") cannot cross the Code Mode bridge; convert it to an array or a string first");
+        throw new TypeError("binary data (" + (v instanceof DataViewCtor ? "DataView" : "ArrayBuffer") + ") cannot be passed out of the cell; convert it to an array or a string first");
       }
       if (v instanceof DateCtor) {
         const t = v.getTime();
@@ -198,6 +199,29 @@
     return call("yield", { reason: reason === undefined ? "" : S(reason) }).then(() => undefined);
   }
 
+  // ---- names that do not exist ----
+  // tools, MCP, MCP.<server>, API, namespaces and each plugin namespace answer
+  // a name they do not have with a catchable TypeError that names the closest
+  // real names (written by the host: core/internal/hint), instead of
+  // undefined and a later "not a function". Everything else is the object
+  // itself: its members, Object.keys, `in`, freezing. Symbols, names starting
+  // "__" or "@@", and the string probes JavaScript and common tooling make on
+  // any object (then when awaited, toJSON, inspect, ...) still answer what
+  // they answer on a plain object, so `await tools` and JSON.stringify(MCP)
+  // behave as before.
+  const probes = create(null);
+  for (const k of ["then", "toJSON", "inspect", "asymmetricMatch", "$$typeof", "nodeType", "tagName", "length", "prototype", "default"]) probes[k] = true;
+  function guard(target, kind, where) {
+    return new ProxyCtor(target, {
+      get(t, k, recv) {
+        if (k in t || typeof k === "symbol" || probes[k] === true ||
+            (k[0] === "_" && k[1] === "_") || (k[0] === "@" && k[1] === "@")) return reflectGet(t, k, recv);
+        sync("unknown", { kind: kind, where: where, name: k, have: keys(t) });
+        return undefined; // the host always answers with the error
+      },
+    });
+  }
+
   function makeTools(safeNames) {
     const t = {
       search(query, options) {
@@ -218,7 +242,7 @@
       const id = safeNames[name];
       define(t, name, { value: freeze({ [name]: (input) => t.callValue(id, input) }[name]), enumerable: true });
     }
-    return freeze(t);
+    return guard(freeze(t), "tools", "tools");
   }
 
   function makeMCP(servers) {
@@ -232,11 +256,11 @@
       ns.$api = (toolName, options) => PromiseCtor.resolve().then(() => sync("mcp.api", {
         server: safe, tool: toolName === undefined ? null : S(toolName), schema: !!(options && options.schema),
       }));
-      ns.resources = freeze({ read: (req) => call("mcp.resource", { server: srv.server, uri: S(req && req.uri) }) });
-      ns.prompts = freeze({ get: (req) => call("mcp.prompt", { server: srv.server, name: S(req && req.name), arguments: inputOf(req && req.arguments) }) });
-      mcp[safe] = freeze(ns);
+      ns.resources = guard(freeze({ read: (req) => call("mcp.resource", { server: srv.server, uri: S(req && req.uri) }) }), "member", "MCP." + safe + ".resources");
+      ns.prompts = guard(freeze({ get: (req) => call("mcp.prompt", { server: srv.server, name: S(req && req.name), arguments: inputOf(req && req.arguments) }) }), "member", "MCP." + safe + ".prompts");
+      mcp[safe] = guard(freeze(ns), "mcp-server", "MCP." + safe);
     }
-    return freeze(mcp);
+    return guard(freeze(mcp), "mcp", "MCP");
   }
 
   function makeAPI(files, blob) {
@@ -260,10 +284,10 @@
       if (!f) throw new ErrorCtor("API.read: no such file " + stringify(p) + "; API.list() shows the files");
       return blob.slice(f.start, f.end);
     };
-    return freeze({
+    return guard(freeze({
       list: (prefix) => PromiseCtor.resolve().then(() => list(prefix)),
       read: (path) => PromiseCtor.resolve().then(() => read(path)),
-    });
+    }), "api", "API");
   }
 
   // Namespaces arrive as plain descriptors {id, globalName, value, callables}:
@@ -297,11 +321,12 @@
     constant("API", makeAPI(run.files, blob));
     const nss = {};
     for (const d of run.namespaces) {
-      const v = makeNamespace(d);
+      let v = makeNamespace(d);
+      if (v !== null && typeof v === "object" && !isArray(v)) v = guard(v, "namespace", d.globalName);
       nss[d.globalName] = v;
       constant(d.globalName, v);
     }
-    constant("namespaces", freeze(nss));
+    constant("namespaces", guard(freeze(nss), "namespaces", "namespaces"));
     constant("text", text);
     constant("json", json);
     constant("yield_control", yield_control);

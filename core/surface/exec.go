@@ -114,17 +114,7 @@ func QuickIndex(entries []catalog.Entry, limits IndexLimits) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-func indexLine(e catalog.Entry, maxInput int) string {
-	in := e.Input
-	if len(in) > maxInput {
-		in = cut(in, maxInput) + "…"
-	}
-	out := "?"
-	if e.Output != "" {
-		out = e.Output
-	}
-	return e.ID + " " + in + " -> " + out + "\n"
-}
+func indexLine(e catalog.Entry, maxInput int) string { return e.IndexLine(maxInput) + "\n" }
 
 func namespaceText(ns []NamespaceInfo) string {
 	var b strings.Builder

@@ -36,7 +36,10 @@ func Exec(ctx context.Context, args []string, s Streams, usage func(io.Writer), 
 	fs.SetOutput(s.Stderr)
 	code := fs.String("e", "", "the cell's source code")
 	file := fs.String("f", "", "read the cell from FILE (- for standard input)")
-	lang := fs.String("language", "javascript", "javascript or typescript")
+	// No default of its own: an exec without --language takes the config's
+	// default (config.DefaultLanguage), as the HTTP API does, so a
+	// TypeScript-only config runs a bare cell as TypeScript.
+	lang := fs.String("language", "", "javascript or typescript (default: the config's default language)")
 	cfgFile := fs.String("config", "", "tools.codeMode config file (JSON or JSON5)")
 	follow := fs.Bool("wait", false, "call wait until the run completes or fails")
 	fs.Usage = func() { usage(s.Stderr) }

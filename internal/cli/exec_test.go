@@ -21,6 +21,9 @@ func start(t *testing.T) Start {
 		}
 		cfg := config.Default()
 		cfg.Enabled = true
+		if file == "ts-only" {
+			cfg.Languages = []string{config.LanguageTypeScript}
+		}
 		rt, err := core.New(ctx, core.Options{Config: cfg})
 		if err != nil {
 			t.Fatal(err)
@@ -40,6 +43,8 @@ func TestExecFlagsAndExitStatus(t *testing.T) {
 		{"code", []string{"-e", "return 1+1"}, "", 0, `"value":2`},
 		{"stdin", []string{"-f", "-"}, "return 'in'", 0, `"value":"in"`},
 		{"typescript", []string{"--language", "typescript", "-e", "const n: number = 3; return n"}, "", 0, `"value":3`},
+		{"typescript-only config: no --language is typescript", []string{"--config", "ts-only", "-e", "const n: number = 4; return n"}, "", 0, `"value":4`},
+		{"typescript-only config refuses an explicit javascript", []string{"--config", "ts-only", "--language", "javascript", "-e", "return 1"}, "", 0, `language javascript is disabled`},
 		{"failed cell is still status 0", []string{"-e", "throw new Error('x')"}, "", 0, `"status":"failed"`},
 		{"wait follows yields", []string{"--wait", "-e", "await yield_control('r'); return 5"}, "", 0, `"value":5`},
 		{"neither -e nor -f", nil, "", 2, ""},

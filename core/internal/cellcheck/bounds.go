@@ -48,6 +48,26 @@ func CompiledBounds(js string) error {
 	return nil
 }
 
+// Overclosed reports a cell that closes a bracket it never opened. A parser's
+// error at the very end of any other cell is the cell ending early
+// (UnexpectedEnd); at the end of this one it is about the stray bracket
+// (OverclosedEnd), which the runtime's wrapper brace then no longer matches.
+func Overclosed(src string) bool {
+	depth := 0
+	for _, t := range tokenize(src) {
+		switch {
+		case t.kind == tokPunct && (t.text == "(" || t.text == "[" || t.text == "{"), t.kind == tokTemplate && t.open:
+			depth++
+		case t.kind == tokPunct && (t.text == ")" || t.text == "]" || t.text == "}"), t.kind == tokTemplate && t.cont:
+			depth--
+		}
+		if depth < 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // prefixOps are the operators that can stack in front of an operand.
 var prefixOps = map[string]bool{"!": true, "~": true, "-": true, "+": true, "typeof": true, "void": true, "delete": true, "await": true, "new": true}
 

@@ -45,3 +45,25 @@ func TestBoundsAcceptOrdinaryCells(t *testing.T) {
 		}
 	}
 }
+
+func TestOverclosed(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want bool
+	}{
+		{"return (1 +", false},
+		{"return 1 +", false},
+		{"if (x) {\n  foo(", false},
+		{"const s = `a${b", false},
+		{"return 1;\n}", true},
+		{"}\n{", true},
+		{"f(1));", true},
+		{"const s = '}';", false},
+		{"// }\nreturn 1", false},
+		{"const s = `}${1}`", false},
+	} {
+		if got := Overclosed(tc.src); got != tc.want {
+			t.Errorf("Overclosed(%q) = %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}

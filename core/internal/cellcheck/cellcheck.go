@@ -20,6 +20,16 @@ import (
 	"strconv"
 )
 
+// UnexpectedEnd is the one sentence, in JavaScript and TypeScript alike, for a
+// cell that ends while something is still open. Parsers report it at the
+// brace of the function the runtime wraps a cell in ("unexpected token '}'"),
+// which the model never wrote.
+const UnexpectedEnd = "unexpected end of the cell (a bracket, string, template or expression is left open)"
+
+// OverclosedEnd is the sentence for a parser's error at the end of a cell that
+// closes a bracket it never opened (Overclosed).
+const OverclosedEnd = "the cell closes a bracket it never opened (a stray \"}\", \")\" or \"]\")"
+
 // Kinds of rejected input.
 const (
 	KindModule = "module"

@@ -12,6 +12,13 @@
 //
 // encoding/json accepts all three of the first kinds silently, which is why
 // this is a separate, small scanner rather than a json.Valid call.
+//
+// CanonicalWellFormed is the one relaxation, for text the guest's own
+// JSON.stringify wrote: a JavaScript string may hold a lone surrogate, which
+// JSON.stringify writes as a \uXXXX escape. It becomes U+FFFD, as the WHATWG
+// rule for well-formed strings (USVString, String.prototype.toWellFormed)
+// says, so every decoder reads the same character and the cell does not fail
+// for a broken emoji. Everything else stays refused.
 package strictjson
 
 import (
@@ -33,8 +40,15 @@ type Error struct {
 func (e *Error) Error() string { return fmt.Sprintf("not strict JSON: %s at byte %d", e.Msg, e.Offset) }
 
 // Canonical validates src and returns it without insignificant white space.
-func Canonical(src []byte) ([]byte, error) {
-	p := &parser{src: src, out: make([]byte, 0, len(src))}
+func Canonical(src []byte) ([]byte, error) { return canonical(src, false) }
+
+// CanonicalWellFormed is Canonical, except that a lone surrogate escape
+// (\ud800 without its pair, or \udc00 alone) becomes the escape of U+FFFD
+// instead of an error. Raw bytes that are not UTF-8 are still refused.
+func CanonicalWellFormed(src []byte) ([]byte, error) { return canonical(src, true) }
+
+func canonical(src []byte, wellFormed bool) ([]byte, error) {
+	p := &parser{src: src, out: make([]byte, 0, len(src)), wellFormed: wellFormed}
 	p.ws()
 	if err := p.value(0); err != nil {
 		return nil, err
@@ -52,11 +66,21 @@ func CanonicalString(src string) (string, error) {
 	return string(b), err
 }
 
-type parser struct {
-	src []byte
-	pos int
-	out []byte
+// CanonicalWellFormedString is CanonicalWellFormed for a string.
+func CanonicalWellFormedString(src string) (string, error) {
+	b, err := CanonicalWellFormed([]byte(src))
+	return string(b), err
 }
+
+type parser struct {
+	src        []byte
+	pos        int
+	out        []byte
+	wellFormed bool // lone surrogate escapes become U+FFFD
+}
+
+// replacement is what a lone surrogate escape becomes in well-formed mode.
+const replacement = `\ufffd`
 
 func (p *parser) fail(msg string) error { return &Error{Offset: p.pos, Msg: msg} }
 
@@ -185,8 +209,9 @@ func (p *parser) array(depth int) error {
 }
 
 // str copies a string literal and returns its decoded value (for key checks).
+// from is where the next copy to out starts: a replaced escape is skipped.
 func (p *parser) str() (string, error) {
-	start := p.pos
+	from := p.pos
 	p.pos++
 	var dec []byte
 	for {
@@ -197,7 +222,7 @@ func (p *parser) str() (string, error) {
 		switch {
 		case c == '"':
 			p.pos++
-			p.out = append(p.out, p.src[start:p.pos]...)
+			p.out = append(p.out, p.src[from:p.pos]...)
 			return string(dec), nil
 		case c < 0x20:
 			return "", p.fail("control character in a string")
@@ -224,6 +249,11 @@ func (p *parser) str() (string, error) {
 				if err != nil {
 					return "", err
 				}
+				if n == 0 { // a lone surrogate, replaced
+					p.out = append(p.out, p.src[from:p.pos]...)
+					p.out = append(p.out, replacement...)
+					n, from = 6, p.pos+6
+				}
 				dec = utf8.AppendRune(dec, r)
 				p.pos += n
 				continue
@@ -249,7 +279,8 @@ func (p *parser) str() (string, error) {
 }
 
 // unicodeEscape decodes \uXXXX (and a following low surrogate) at p.pos; n
-// is how many bytes it used.
+// is how many bytes it used. In well-formed mode a lone surrogate answers
+// U+FFFD with n == 0: the caller writes the replacement and skips 6 bytes.
 func (p *parser) unicodeEscape() (rune, int, error) {
 	hex := func(at int) (rune, bool) {
 		if at+6 > len(p.src) || p.src[at] != '\\' || p.src[at+1] != 'u' {
@@ -262,13 +293,19 @@ func (p *parser) unicodeEscape() (rune, int, error) {
 	if !ok {
 		return 0, 0, p.fail("invalid \\u escape")
 	}
+	lone := func() (rune, int, error) {
+		if p.wellFormed {
+			return utf8.RuneError, 0, nil
+		}
+		return 0, 0, p.fail("lone surrogate")
+	}
 	switch {
 	case r >= 0xDC00 && r <= 0xDFFF:
-		return 0, 0, p.fail("lone surrogate")
+		return lone()
 	case r >= 0xD800 && r <= 0xDBFF:
 		lo, ok := hex(p.pos + 6)
 		if !ok || lo < 0xDC00 || lo > 0xDFFF {
-			return 0, 0, p.fail("lone surrogate")
+			return lone()
 		}
 		return utf16.DecodeRune(r, lo), 12, nil
 	}

@@ -47,6 +47,30 @@ func TestCanonicalCompactsValidJSON(t *testing.T) {
 	}
 }
 
+// The guest's JSON.stringify escapes lone surrogates; the well-formed mode
+// turns exactly those into U+FFFD and refuses everything Canonical refuses.
+func TestCanonicalWellFormedReplacesLoneSurrogateEscapes(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`"a\ud800b"`, `"a\ufffdb"`},
+		{`"\udc00"`, `"\ufffd"`},
+		{`"\ud800\u0041"`, `"\ufffd\u0041"`},
+		{`"\ud800\ud800\udc00"`, `"\ufffd\ud800\udc00"`},
+		{`{"\ud800x":["\udfff"]}`, `{"\ufffdx":["\ufffd"]}`},
+		{`"\ud83d\ude00 ok"`, `"\ud83d\ude00 ok"`},
+		{` "x\ud800" `, `"x\ufffd"`},
+	} {
+		got, err := CanonicalWellFormed([]byte(tc.in))
+		if err != nil || string(got) != tc.want {
+			t.Errorf("CanonicalWellFormed(%q) = %s, %v; want %s", tc.in, got, err, tc.want)
+		}
+	}
+	for _, in := range []string{"\"\xed\xa0\x80\"", "\"\xff\"", `[1e400]`, `{"a":1,"a":2}`, `{"\ud800":1,"\udc00":2}`, `"\ud80"`} {
+		if _, err := CanonicalWellFormed([]byte(in)); err == nil {
+			t.Errorf("CanonicalWellFormed(%q) accepted", in)
+		}
+	}
+}
+
 // FuzzCanonical: whatever Canonical accepts, encoding/json accepts too and
 // reads as the same value, and Canonical is idempotent.
 func FuzzCanonical(f *testing.F) {
@@ -74,6 +98,28 @@ func FuzzCanonical(f *testing.F) {
 		again, err := Canonical(out)
 		if err != nil || string(again) != string(out) {
 			t.Fatalf("not idempotent: %q -> %q (%v)", out, again, err)
+		}
+	})
+}
+
+// FuzzCanonicalWellFormed: what the well-formed mode writes is strict JSON
+// (Canonical accepts it unchanged), and it accepts whatever Canonical accepts,
+// with the same output.
+func FuzzCanonicalWellFormed(f *testing.F) {
+	for _, s := range []string{`"\ud800"`, `{"\udc00a":"\ud800\ud800\udc00"}`, `[1,"x"]`, "\"\xed\xa0\x80\"", `"\ud800\u"`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		out, err := CanonicalWellFormed(b)
+		if strict, serr := Canonical(b); serr == nil && (err != nil || string(out) != string(strict)) {
+			t.Fatalf("%q: strict %q, well-formed %q (%v)", b, strict, out, err)
+		}
+		if err != nil {
+			return
+		}
+		again, err := Canonical(out)
+		if err != nil || string(again) != string(out) {
+			t.Fatalf("well-formed output %q is not strict: %q (%v)", out, again, err)
 		}
 	})
 }

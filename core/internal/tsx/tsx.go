@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/codemode-go/codemode/core/internal/cellcheck"
 	"github.com/evanw/esbuild/pkg/api"
 )
 
@@ -181,7 +182,9 @@ func (d *Diagnostic) Error() string {
 
 // diagnostic maps esbuild's first error back into src. An error on the
 // wrapper's closing line (an unclosed block, say) is reported at the end of
-// the last source line, where the user has to fix it.
+// the last source line, where the user has to fix it, and as the cell ending
+// early unless it closes a bracket it never opened: esbuild's own text there
+// names the wrapper's brace.
 func diagnostic(src string, msgs []api.Message) *Diagnostic {
 	// esbuild ends a message with ":" when a note follows; we show no notes.
 	text := strings.TrimSuffix(strings.TrimSpace(msgs[0].Text), ":")
@@ -196,6 +199,9 @@ func diagnostic(src string, msgs []api.Message) *Diagnostic {
 	case line > lines:
 		last := src[strings.LastIndexByte(src, '\n')+1:]
 		d.Line, d.Column = lines, utf8.RuneCountInString(strings.TrimRight(last, "\r"))+1
+		if !cellcheck.Overclosed(src) {
+			d.Text = cellcheck.UnexpectedEnd
+		}
 	default:
 		col := min(max(loc.Column, 0), len(loc.LineText))
 		d.Line, d.Column = line, utf8.RuneCountInString(loc.LineText[:col])+1

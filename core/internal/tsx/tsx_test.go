@@ -80,7 +80,7 @@ func TestTransformDiagnostics(t *testing.T) {
 		{"first line", "x = 1 +;", `typescript:1:8: Unexpected ";"`, 1},
 		{"column counts characters", "const é = 'ü'; let y x", `typescript:1:22: Expected ";" but found "x"`, 1},
 		{"more errors counted", "const a = 1;\nconst a = 2;\nlet b = 1; let b = 2;", `typescript:2:7: The symbol "a" has already been declared (and 1 more error)`, 2},
-		{"unclosed block points at end of source", "if (x) {\n  foo(", `typescript:2:7: Unexpected "}"`, 2},
+		{"unclosed block points at end of source", "if (x) {\n  foo(", `typescript:2:7: unexpected end of the cell (a bracket, string, template or expression is left open)`, 2},
 		{"import is rejected", "import x from 'y';\nreturn x;", `typescript:1:8: Unexpected "x"`, 1},
 		{"export is rejected", "export const a = 1;", `typescript:1:1: Unexpected "export"`, 1},
 		{"closing the wrapper early", "}\nfoo();\nfunction g() {", `typescript:2:1: Expected ")" but found "foo" (a "}" earlier closes more blocks than the cell opened)`, 2},

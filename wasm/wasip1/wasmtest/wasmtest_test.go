@@ -55,6 +55,7 @@ func TestCommandUnderWazero(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "cell.js"), []byte(`const v = await tools.callValue("openclaw:core:echo", {message: "hi"}); text("ok"); return v;`), 0o644)
 	os.WriteFile(filepath.Join(dir, "cm.json5"), []byte(`{exampleTools: true, tools: {codeMode: {enabled: true, timeoutMs: 20000}}, /* JSON5 */ }`), 0o644)
+	os.WriteFile(filepath.Join(dir, "ts.json5"), []byte(`{tools: {codeMode: {enabled: true, languages: ["typescript"]}}}`), 0o644)
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -63,6 +64,8 @@ func TestCommandUnderWazero(t *testing.T) {
 		{[]string{"exec", "-e", "return 1+1"}, `"status":"completed","value":2`, 0},
 		{[]string{"exec", "-f", "/data/cell.js", "--config", "/data/cm.json5", "--wait"}, `"output":[{"type":"text","text":"ok"}]`, 0},
 		{[]string{"exec", "-f", "/data/missing.js"}, "", 2},
+		// A TypeScript-only config: a cell without --language is TypeScript.
+		{[]string{"exec", "--config", "/data/ts.json5", "-e", "const n: number = 3; return n"}, `"status":"completed","value":3`, 0},
 		{[]string{"frob"}, "", 2},
 	} {
 		var stdout, stderr bytes.Buffer
@@ -242,6 +245,28 @@ func TestReactorHostToolUnderWazero(t *testing.T) {
 		if out := x.call(export, `{"runtime":1}`); !strings.Contains(out, `{"ok":`) || !strings.Contains(out, want) {
 			t.Errorf("%s: %.300s; want %s", export, out, want)
 		}
+	}
+}
+
+// Issue 24 through the reactor: the same words as every other host for an
+// unknown tool, a cell that ends early and a lone surrogate.
+func TestReactorErrorsModelsCanActOn(t *testing.T) {
+	x := newReactor(t, true)
+	x.do("create_runtime", `{"exampleTools":true}`)
+	for _, tc := range []struct{ code, want string }{
+		{`await tools.shiping_list({})`, "TypeError: tools.shiping_list is not a tool in this run. Did you mean tools.shipping_list?"},
+		{`return (1 +`, "SyntaxError: unexpected end of the cell (a bracket, string, template or expression is left open)\n    at cell.js:1:12"},
+		{"const a = 1;\nnull.x", "(cell.js:2:1)"},
+	} {
+		code, _ := json.Marshal(tc.code)
+		r := x.do("exec", `{"runtime":1,"code":`+string(code)+`}`).OK.Result
+		if r.Status != "failed" || !strings.Contains(r.Error, tc.want) || strings.Contains(r.Error, "__openclaw") || strings.Contains(r.Error, "bridge") {
+			t.Errorf("%s: %s %q; want %q", tc.code, r.Status, r.Error, tc.want)
+		}
+	}
+	r := x.do("exec", `{"runtime":1,"code":"text('a\\ud800'); return 'b\\udc00'"}`).OK.Result
+	if r.Status != "completed" || string(r.Value) != `"b\ufffd"` && string(r.Value) != "\"b\uFFFD\"" {
+		t.Errorf("lone surrogate: %s %s %q", r.Status, r.Value, r.Error)
 	}
 }
 
