@@ -302,7 +302,7 @@ func TestUpstreamListChanged(t *testing.T) {
 	changed := make(chan struct{}, 8)
 	cs := f.connect(t, &sdk.ClientOptions{ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { changed <- struct{}{} }})
 	ctx := context.Background()
-	if r := call(t, ctx, cs, "exec", map[string]any{"code": `return typeof MCP.up.echo2`}); string(r.Value) != `"undefined"` {
+	if r := call(t, ctx, cs, "exec", map[string]any{"code": `return "echo2" in MCP.up`}); string(r.Value) != `false` {
 		t.Fatalf("before: %+v", r)
 	}
 	sdk.AddTool(f.upstream, &sdk.Tool{Name: "echo2", Description: "Echoes."}, func(_ context.Context, _ *sdk.CallToolRequest, in struct {
