@@ -8,7 +8,7 @@
 //
 //	POST /v1/exec        {code?, command?, language?, restartSafe?, scope} -> CodeModeResult
 //	POST /v1/wait        {runId, scope}                                    -> CodeModeResult
-//	POST /v1/surface     {scope, format?: plain|anthropic|openai}           -> {tools}
+//	POST /v1/surface     {scope, format?: plain|anthropic|openai|openai-responses} -> {tools}
 //	GET  /v1/catalog     [?agentId&sessionId&sessionKey&agentRunId]         -> {entries, mcpServers}
 //	POST /v1/tools/call  {id, input, scope, callId?}                        -> {details, content?} | {error}
 //	POST /v1/mcp/resources/read {server, uri, scope}                        -> {result} | {error}

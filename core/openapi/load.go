@@ -36,7 +36,8 @@ import (
 // Options configure one document's tools.
 type Options struct {
 	// Name owns the tools: catalog ids are openclaw:<Name>:<operation>.
-	// Letters, digits, _ and -, at most 64 bytes.
+	// Letters, digits, _, - and ., at most 64 bytes, starting with a letter or
+	// digit (the rule for MCP server names, the other owners of catalog ids).
 	Name string
 	// BaseURL is where requests go (http or https); the operation's path is
 	// appended to it. The document's own servers are never used, so an
@@ -170,7 +171,7 @@ func load(file string, data []byte, root map[string]any, opts Options) (api *API
 
 func (o *Options) check() error {
 	if !validName(o.Name) {
-		return fmt.Errorf("openapi: name %q must be letters, digits, _ and -, at most 64 bytes", o.Name)
+		return fmt.Errorf("openapi: name %q must be letters, digits, _, - and . (starting with a letter or digit), at most 64 bytes", o.Name)
 	}
 	base, err := checkBaseURL(o.BaseURL)
 	if err != nil {
@@ -260,8 +261,9 @@ func validName(s string) bool {
 	if s == "" || len(s) > 64 {
 		return false
 	}
-	for _, r := range s {
-		if !(r == '_' || r == '-' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+	for i, r := range s {
+		alnum := r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+		if !alnum && (i == 0 || r != '_' && r != '-' && r != '.') {
 			return false
 		}
 	}

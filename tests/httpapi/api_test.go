@@ -132,7 +132,8 @@ func TestAuthRequired(t *testing.T) {
 }
 
 func TestSurfaceFormats(t *testing.T) {
-	for format, marker := range map[string]string{"plain": `"input_schema"`, "anthropic": `"input_schema"`, "openai": `"function"`} {
+	for format, marker := range map[string]string{"plain": `"input_schema"`, "anthropic": `"input_schema"`, "openai": `"function":{"name":"exec"`,
+		"openai-responses": `{"type":"function","name":"exec"`} {
 		r := post(t, "/v1/surface", `{"format":"`+format+`",`+scope(t)+`}`)
 		if r.Status != 200 || !strings.Contains(string(r.Body), `"name":"exec"`) || !strings.Contains(string(r.Body), `"name":"wait"`) || !strings.Contains(string(r.Body), marker) {
 			t.Errorf("%s: %d %.300s", format, r.Status, r.Body)
