@@ -184,12 +184,22 @@ test_() {
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
   test_wasip1
+  test_providertypes
   test_hostjs
   test_hostile_js
   test_ide
   test_worker
   test_gomodule
   fuzz_brief
+}
+
+# test_providertypes: the surface's anthropic, openai and openai-responses shapes,
+# made by codemode surface in this run, type-checked with tsc against the
+# official SDKs' types (tests/providertypes/check.sh, ~30 s).
+test_providertypes() {
+  deps
+  log "provider tool shapes vs the OpenAI and Anthropic SDK types (tsc)"
+  tests/providertypes/check.sh
 }
 
 # test_ide: the web IDE's Playwright suite (tests/e2e/ide) in Debian's chromium,
