@@ -14,6 +14,7 @@
 //	POST /v1/mcp/resources/read {server, uri, scope}                        -> {result} | {error}
 //	POST /v1/mcp/prompts/get    {server, name, arguments?, scope}           -> {result} | {error}
 //	GET  /healthz                                                           -> {ok, version, engine}
+//	GET  /openapi.json                                                      -> this API as an OpenAPI 3.1 document
 //	GET  /...            static files (the web IDE), when Options.StaticDir is set
 package edge
 
@@ -160,6 +161,7 @@ func New(rt Runtime, opts Options) (*Handler, error) {
 		"/v1/mcp/resources/read": {http.MethodPost, (*Handler).mcpResource, true},
 		"/v1/mcp/prompts/get":    {http.MethodPost, (*Handler).mcpPrompt, true},
 		"/healthz":               {http.MethodGet, (*Handler).healthz, false},
+		"/openapi.json":          {http.MethodGet, (*Handler).openAPI, false},
 	}
 	return h, nil
 }
@@ -203,7 +205,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, rc *requestConte
 			h.static.serve(w, r)
 			return
 		}
-		writeError(w, &apiError{http.StatusNotFound, CodeNotFound, "no route " + quoteField(r.URL.Path) + "; the API is /v1/exec, /v1/wait, /v1/surface, /v1/catalog, /v1/tools/call, /v1/mcp/resources/read, /v1/mcp/prompts/get and /healthz"})
+		writeError(w, &apiError{http.StatusNotFound, CodeNotFound, "no route " + quoteField(r.URL.Path) + "; the API is /v1/exec, /v1/wait, /v1/surface, /v1/catalog, /v1/tools/call, /v1/mcp/resources/read, /v1/mcp/prompts/get, /healthz and /openapi.json"})
 		return
 	}
 	if r.Method != rt.method && !(rt.method == http.MethodGet && r.Method == http.MethodHead) {

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
 )
 
 func TestHealthz(t *testing.T) {
@@ -21,6 +23,29 @@ func TestHealthz(t *testing.T) {
 	}
 	if e, _ := m["engine"].(string); e == "" {
 		t.Errorf("no engine: %s", r.Body)
+	}
+}
+
+// TestOpenAPIDocument: the server publishes its API as an OpenAPI 3.1
+// document, without a token, that a real validator (kin-openapi) accepts and
+// that names the routes this suite drives.
+func TestOpenAPIDocument(t *testing.T) {
+	r := call(t, "GET", "/openapi.json", "", nil)
+	if r.Status != 200 {
+		t.Fatalf("openapi.json: %d %.300s", r.Status, r.Body)
+	}
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(r.Body)
+	if err != nil {
+		t.Fatalf("openapi.json does not load: %v", err)
+	}
+	if err := doc.Validate(loader.Context); err != nil {
+		t.Fatalf("openapi.json is not valid: %v", err)
+	}
+	for path, method := range map[string]string{"/v1/exec": "POST", "/v1/wait": "POST", "/v1/surface": "POST", "/v1/catalog": "GET", "/v1/tools/call": "POST", "/healthz": "GET"} {
+		if item := doc.Paths.Value(path); item == nil || item.GetOperation(method) == nil {
+			t.Errorf("openapi.json lacks %s %s", method, path)
+		}
 	}
 }
 
@@ -260,7 +285,7 @@ func (s *spaces) Read(p []byte) (int, error) {
 }
 
 func TestMethodsAndRoutes(t *testing.T) {
-	for path, allow := range map[string]string{"/v1/exec": "POST", "/v1/wait": "POST", "/v1/surface": "POST", "/v1/tools/call": "POST", "/v1/catalog": "GET, HEAD", "/healthz": "GET, HEAD"} {
+	for path, allow := range map[string]string{"/v1/exec": "POST", "/v1/wait": "POST", "/v1/surface": "POST", "/v1/tools/call": "POST", "/v1/catalog": "GET, HEAD", "/healthz": "GET, HEAD", "/openapi.json": "GET, HEAD"} {
 		method := "GET"
 		if allow != "POST" {
 			method = "PUT"
