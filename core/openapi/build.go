@@ -89,6 +89,12 @@ func convertOp(doc *openapi3.T, root map[string]any, opts Options, path, method 
 		if pr.In == openapi3.ParameterInHeader && headerIsHosts(pr.Name, opts.Headers) {
 			continue // set by the host (or by the HTTP client), never by the guest
 		}
+		if pr.In == openapi3.ParameterInHeader && !validHeaderName(pr.Name) {
+			if pr.Required {
+				return catalog.Spec{}, o, fmt.Errorf("needs the header parameter %q, which is not a valid HTTP header name", clip(pr.Name, 64))
+			}
+			continue
+		}
 		sm, err := pr.SerializationMethod()
 		if err != nil {
 			return catalog.Spec{}, o, err
