@@ -6,7 +6,6 @@ import (
 	"mime"
 	"net/http"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -38,38 +37,23 @@ type operation struct {
 
 func build(doc *openapi3.T, root map[string]any, opts Options) (*API, error) {
 	api := &API{}
-	if doc.Paths == nil {
-		return api, nil
-	}
 	client := redirectClient(opts.Client, opts.BaseURL)
-	paths := doc.Paths.InMatchingOrder()
-	sort.Strings(paths)
 	names := map[string]int{}
-	for _, p := range paths {
-		item := doc.Paths.Value(p)
-		if item == nil {
-			continue
+	eachOperation(doc, func(p, m string, item *openapi3.PathItem, op *openapi3.Operation) bool {
+		spec, o, err := convertOp(doc, root, opts, p, m, item, op)
+		if err != nil {
+			api.skipped = append(api.skipped, Skipped{Pointer: opPointer(p, m), Reason: err.Error()})
+			return true
 		}
-		for _, m := range methods {
-			op := item.GetOperation(m)
-			if op == nil {
-				continue
-			}
-			ptr := opPointer(p, m)
-			spec, o, err := convertOp(doc, root, opts, p, m, item, op)
-			if err != nil {
-				api.skipped = append(api.skipped, Skipped{Pointer: ptr, Reason: err.Error()})
-				continue
-			}
-			if n := names[spec.Name]; n > 0 {
-				names[spec.Name]++
-				spec.Name = fmt.Sprintf("%s_%d", spec.Name, n+1)
-			}
+		if n := names[spec.Name]; n > 0 {
 			names[spec.Name]++
-			api.tools = append(api.tools, &tool{spec: spec, op: o, base: opts.BaseURL, headers: opts.Headers,
-				client: client, max: opts.MaxResponseBytes, secrets: secretsOf(opts.Headers)})
+			spec.Name = fmt.Sprintf("%s_%d", spec.Name, n+1)
 		}
-	}
+		names[spec.Name]++
+		api.tools = append(api.tools, &tool{spec: spec, op: o, base: opts.BaseURL, headers: opts.Headers,
+			client: client, max: opts.MaxResponseBytes, secrets: secretsOf(opts.Headers)})
+		return true
+	})
 	return api, nil
 }
 

@@ -22,8 +22,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -31,6 +33,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 
 	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/internal/text"
 )
 
 // Options configure one document's tools.
@@ -113,12 +116,11 @@ func Load(file string, opts Options) (*API, error) {
 		return nil, &Error{File: file, Msg: "cannot be read: " + err.Error()}
 	}
 	defer f.Close()
-	data := make([]byte, MaxDocumentBytes+1)
-	n, err := readFull(f, data)
+	data, err := io.ReadAll(io.LimitReader(f, MaxDocumentBytes+1))
 	if err != nil {
 		return nil, &Error{File: file, Msg: "cannot be read: " + err.Error()}
 	}
-	return Parse(file, data[:n], opts)
+	return Parse(file, data, opts)
 }
 
 // Parse builds the tools of a document read from file (the name is used in
@@ -213,22 +215,15 @@ func validate(doc *openapi3.T) *Error {
 		opts = append(opts, openapi3.IsOpenAPI31OrLater())
 	}
 	ctx := context.Background()
-	if doc.Paths != nil {
-		for _, p := range doc.Paths.InMatchingOrder() {
-			item := doc.Paths.Value(p)
-			if item == nil {
-				continue
-			}
-			for _, m := range methods {
-				op := item.GetOperation(m)
-				if op == nil {
-					continue
-				}
-				if err := op.Validate(ctx, opts...); err != nil {
-					return &Error{Pointer: opPointer(p, m), Msg: "is not a valid operation: " + clip(err.Error(), 400)}
-				}
-			}
+	var bad *Error
+	eachOperation(doc, func(path, method string, _ *openapi3.PathItem, op *openapi3.Operation) bool {
+		if err := op.Validate(ctx, opts...); err != nil {
+			bad = &Error{Pointer: opPointer(path, method), Msg: "is not a valid operation: " + clip(err.Error(), 400)}
 		}
+		return bad == nil
+	})
+	if bad != nil {
+		return bad
 	}
 	if doc.Components != nil {
 		for _, name := range sortedKeys(doc.Components.Schemas) {
@@ -248,6 +243,30 @@ func validate(doc *openapi3.T) *Error {
 // methods are the operations of a path item in the order tools are made.
 var methods = []string{http.MethodGet, http.MethodPut, http.MethodPost, http.MethodDelete, http.MethodOptions,
 	http.MethodHead, http.MethodPatch, http.MethodTrace}
+
+// eachOperation calls fn for every operation, paths sorted and methods in
+// the order above, until fn returns false.
+func eachOperation(doc *openapi3.T, fn func(path, method string, item *openapi3.PathItem, op *openapi3.Operation) bool) {
+	if doc.Paths == nil {
+		return
+	}
+	paths := doc.Paths.InMatchingOrder()
+	sort.Strings(paths)
+	for _, p := range paths {
+		item := doc.Paths.Value(p)
+		if item == nil {
+			continue
+		}
+		for _, m := range methods {
+			if op := item.GetOperation(m); op != nil && !fn(p, m, item, op) {
+				return
+			}
+		}
+	}
+}
+
+// clip is text.Clip: every bounded message is cut on a character boundary.
+var clip = text.Clip
 
 func opPointer(path, method string) string {
 	return "/paths/" + escapePointer(path) + "/" + strings.ToLower(method)
@@ -280,17 +299,6 @@ func validHeaderName(s string) bool {
 		}
 	}
 	return true
-}
-
-// clip shortens s to n bytes on a rune boundary, with an ellipsis.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n] + "…"
 }
 
 // defaultClient is used without Options.Client.

@@ -228,7 +228,7 @@ func without(m map[string]any, key string) map[string]any {
 	return out
 }
 
-// sortedAny sorts a required list for deterministic output.
+// sortedStrings sorts a required list for deterministic output.
 func sortedStrings(s []string) []any {
 	sort.Strings(s)
 	out := make([]any, len(s))

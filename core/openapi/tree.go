@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"math"
 	"sort"
 	"strconv"
@@ -193,13 +192,4 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-// readFull reads until buf is full or the reader ends.
-func readFull(r io.Reader, buf []byte) (int, error) {
-	n, err := io.ReadFull(r, buf)
-	if err == io.ErrUnexpectedEOF || err == io.EOF {
-		err = nil
-	}
-	return n, err
 }
