@@ -141,6 +141,27 @@ func TestAgainstPrism(t *testing.T) {
 		t.Errorf("the guest saw a credential or the base URL: %.500s", seen)
 	}
 
+	// A request the API itself refuses: a looser copy of the document lets
+	// limit 1000 past our input check, Prism (serving the real one) refuses
+	// it with 422 and the document's default (Problem) answer, and the caller
+	// gets the status and an excerpt of that body.
+	pet, _ := os.ReadFile(petstore)
+	loose, err := openapi.Parse("loose.yaml", []byte(strings.Replace(string(pet), "maximum: 100}", "maximum: 100000}", 1)),
+		openapi.Options{Name: "pets", BaseURL: base, Headers: map[string]string{"X-API-Key": apiKey}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list catalog.Tool
+	for _, tl := range loose.Tools() {
+		if tl.Spec().Name == "listPets" {
+			list = tl
+		}
+	}
+	_, err = list.Execute(context.Background(), catalog.Call{Input: []byte(`{"limit": 1000}`)})
+	if err == nil || !strings.Contains(err.Error(), "listPets (GET /pets) answered HTTP 422 Unprocessable Entity: {\"message\":") {
+		t.Errorf("limit 1000 at Prism: %v", err)
+	}
+
 	// The trusted document's tools are in the quick index with their hints.
 	s, err := rt.Surface(context.Background(), core.Scope{AgentID: "prism"}, false)
 	if err != nil {
