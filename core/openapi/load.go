@@ -205,39 +205,58 @@ func checkVersion(root map[string]any) *Error {
 	return nil
 }
 
-// validate runs kin-openapi's validation piece by piece, so each refusal
-// carries the JSON pointer of the operation or component it is about; the
-// whole document is validated last for what lies outside them. Examples and
-// defaults are not validated: they never change a request.
+// validate runs kin-openapi's validation and turns the context its errors
+// carry (section, path, operation, component) into the JSON pointer of the
+// offending part. Examples and defaults are not validated: they never change
+// a request.
 func validate(doc *openapi3.T) *Error {
-	opts := []openapi3.ValidationOption{openapi3.DisableExamplesValidation(), openapi3.DisableSchemaDefaultsValidation()}
-	if doc.IsOpenAPI31OrLater() {
-		opts = append(opts, openapi3.IsOpenAPI31OrLater())
+	err := doc.Validate(context.Background(), openapi3.DisableExamplesValidation(), openapi3.DisableSchemaDefaultsValidation())
+	if err == nil {
+		return nil
 	}
-	ctx := context.Background()
-	var bad *Error
-	eachOperation(doc, func(path, method string, _ *openapi3.PathItem, op *openapi3.Operation) bool {
-		if err := op.Validate(ctx, opts...); err != nil {
-			bad = &Error{Pointer: opPointer(path, method), Msg: "is not a valid operation: " + clip(err.Error(), 400)}
-		}
-		return bad == nil
-	})
-	if bad != nil {
-		return bad
-	}
-	if doc.Components != nil {
-		for _, name := range sortedKeys(doc.Components.Schemas) {
-			if s := doc.Components.Schemas[name]; s != nil && s.Value != nil {
-				if err := s.Value.Validate(ctx, opts...); err != nil {
-					return &Error{Pointer: "/components/schemas/" + escapePointer(name), Msg: "is not a valid schema: " + clip(err.Error(), 400)}
-				}
+	ptr, cause := pointerOf(err)
+	return &Error{Pointer: ptr, Msg: "is not valid OpenAPI: " + clip(cause.Error(), 400)}
+}
+
+// sectionKeys and componentKeys map kin-openapi's section names to the
+// document's keys.
+var (
+	sectionKeys   = map[string]string{"external docs": "externalDocs"}
+	componentKeys = map[string]string{"schema": "schemas", "parameter": "parameters", "header": "headers",
+		"request body": "requestBodies", "response": "responses", "security scheme": "securitySchemes",
+		"example": "examples", "link": "links", "callback": "callbacks"}
+)
+
+// pointerOf follows the error chain through kin-openapi's context wrappers
+// and returns the pointer they name and the innermost error.
+func pointerOf(err error) (string, error) {
+	ptr := ""
+	for {
+		switch e := err.(type) {
+		case *openapi3.SectionValidationError:
+			key := e.Section
+			if k, ok := sectionKeys[key]; ok {
+				key = k
 			}
+			ptr += "/" + escapePointer(key)
+			err = e.Cause
+		case *openapi3.PathValidationError:
+			ptr += "/" + escapePointer(e.Path)
+			err = e.Cause
+		case *openapi3.OperationValidationError:
+			ptr += "/" + strings.ToLower(e.Method)
+			err = e.Cause
+		case *openapi3.ComponentValidationError:
+			key := e.Section
+			if k, ok := componentKeys[key]; ok {
+				key = k
+			}
+			ptr += "/" + escapePointer(key) + "/" + escapePointer(e.Name)
+			err = e.Cause
+		default:
+			return ptr, err
 		}
 	}
-	if err := doc.Validate(ctx, opts...); err != nil {
-		return &Error{Msg: "is not a valid OpenAPI document: " + clip(err.Error(), 400)}
-	}
-	return nil
 }
 
 // methods are the operations of a path item in the order tools are made.

@@ -148,7 +148,14 @@ paths:
   /a:
     get:
       parameters: [{name: q, in: querx, schema: {type: string}}]
-      responses: {'200': {description: ok}}`, `bad.yaml: /paths/~1a/get: is not a valid operation`},
+      responses: {'200': {description: ok}}`, `bad.yaml: /paths/~1a/get: is not valid OpenAPI: parameter can't have 'in' value "querx"`},
+		{"no title", `openapi: 3.1.0
+info: {version: "1"}
+paths: {}`, `bad.yaml: /info: is not valid OpenAPI: value of title must be a non-empty string`},
+		{"bad component parameter", `openapi: 3.0.3
+info: {title: t, version: "1"}
+paths: {}
+components: {parameters: {P: {name: p, in: path, schema: {type: string}}}}`, `bad.yaml: /components/parameters/P: is not valid OpenAPI: path parameter "p" must be required`},
 		{"swagger", `swagger: "2.0"`, "bad.yaml: /swagger: is a Swagger 2.0 document"},
 		{"no version", `info: {title: t}`, "bad.yaml: /openapi: is missing"},
 		{"version 4", `openapi: 4.0.0`, `bad.yaml: /openapi: is "4.0.0"`},
@@ -158,7 +165,7 @@ paths:
 		{"bad schema", `openapi: 3.0.3
 info: {title: t, version: "1"}
 paths: {}
-components: {schemas: {A: {type: wrong}}}`, "bad.yaml: /components/schemas/A: is not a valid schema"},
+components: {schemas: {A: {type: wrong}}}`, `bad.yaml: /components/schemas/A: is not valid OpenAPI: unsupported 'type' value "wrong"`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
