@@ -15,7 +15,8 @@
 // never become quick-index hints; with Trusted the input and response schemas
 // become hints and the response schema is enforced as the output contract.
 // Credentials never reach the guest: Options.Headers are added by the host to
-// each request, and their values are redacted from every answer.
+// each request, and their values (6 bytes or longer) are redacted from every
+// answer.
 package openapi
 
 import (
