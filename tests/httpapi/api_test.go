@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 func TestHealthz(t *testing.T) {
@@ -45,6 +47,31 @@ func TestOpenAPIDocument(t *testing.T) {
 	for path, method := range map[string]string{"/v1/exec": "POST", "/v1/wait": "POST", "/v1/surface": "POST", "/v1/catalog": "GET", "/v1/tools/call": "POST", "/healthz": "GET"} {
 		if item := doc.Paths.Value(path); item == nil || item.GetOperation(method) == nil {
 			t.Errorf("openapi.json lacks %s %s", method, path)
+		}
+	}
+	// This server's answers match the schemas it publishes.
+	c := jsonschema.NewCompiler()
+	c.UseLoader(jsonschema.SchemeURLLoader{})
+	raw, err := jsonschema.UnmarshalJSON(bytes.NewReader(r.Body))
+	if err != nil || c.AddResource("urn:openapi", raw) != nil {
+		t.Fatalf("openapi.json as JSON Schema: %v", err)
+	}
+	for name, answer := range map[string][]byte{
+		"Result":          post(t, "/v1/exec", `{"code":"text('a'); return 1",`+scope(t)+`}`).Body,
+		"Health":          call(t, "GET", "/healthz", "", nil).Body,
+		"SurfaceResponse": post(t, "/v1/surface", `{"format":"openai-responses",`+scope(t)+`}`).Body,
+		"Error":           post(t, "/v1/exec", `{"cod":"1"}`).Body,
+	} {
+		s, err := c.Compile("urn:openapi#/components/schemas/" + name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(answer))
+		if err != nil {
+			t.Fatalf("%s answer: %v", name, err)
+		}
+		if err := s.Validate(v); err != nil {
+			t.Errorf("the %s answer does not match openapi.json: %v\n%.300s", name, err, answer)
 		}
 	}
 }
