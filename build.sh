@@ -220,6 +220,7 @@ test_() {
   GOOS=js GOARCH=wasm go build -o /dev/null ./core/...
   GOOS=wasip1 GOARCH=wasm go build -o /dev/null ./core/...
   test_wasip1
+  test_providertypes
   test_hostjs
   test_mcp
   test_hostile_js
@@ -239,6 +240,15 @@ test_mcp() {
   go build -o build/codemode ./cmd/codemode
   log "node --test tests/mcp (the MCP TypeScript SDK client, stdio and Streamable HTTP)"
   node --test tests/mcp/
+}
+
+# test_providertypes: the surface's anthropic, openai and openai-responses shapes,
+# made by codemode surface in this run, type-checked with tsc against the
+# official SDKs' types (tests/providertypes/check.sh, ~30 s).
+test_providertypes() {
+  deps
+  log "provider tool shapes vs the OpenAI and Anthropic SDK types (tsc)"
+  tests/providertypes/check.sh
 }
 
 # test_ide: the web IDE's Playwright suite (tests/e2e/ide) in Debian's chromium,
@@ -560,6 +570,7 @@ test-hostile-js  the hostile battery under GOOS=js on the host engine in Node.js
 test-wasip1      the wasip1 modules under wazero and node:wasi
 test-worker      the Worker: its node tests and the conformance suite against local workerd
 test-gomodule    a fresh module using this one as the README says (tests/gomodule/check.sh)
+test-providertypes  the surface'"'"'s provider shapes type-checked against the OpenAI and Anthropic SDKs (tsc)
 test-mcp         Code Mode as an MCP server against the official MCP TypeScript SDK client (stdio, /mcp)
 test-buildsh     this script: help, unknown subcommands, a no-change rebuild that skips its steps
 worker           build the Cloudflare Worker bundle into build/worker

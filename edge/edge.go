@@ -8,13 +8,14 @@
 //
 //	POST /v1/exec        {code?, command?, language?, restartSafe?, scope} -> CodeModeResult
 //	POST /v1/wait        {runId, scope}                                    -> CodeModeResult
-//	POST /v1/surface     {scope, format?: plain|anthropic|openai}           -> {tools}
+//	POST /v1/surface     {scope, format?: plain|anthropic|openai|openai-responses} -> {tools}
 //	GET  /v1/catalog     [?agentId&sessionId&sessionKey&agentRunId]         -> {entries, mcpServers}
 //	POST /v1/tools/call  {id, input, scope, callId?}                        -> {details, content?} | {error}
 //	POST /v1/mcp/resources/read {server, uri, scope}                        -> {result} | {error}
 //	POST /v1/mcp/prompts/get    {server, name, arguments?, scope}           -> {result} | {error}
 //	GET  /healthz                                                           -> {ok, version, engine}
 //	POST|GET|DELETE /mcp  MCP over Streamable HTTP, when Options.MCP is set (edge/mcpserver)
+//	GET  /openapi.json                                                      -> this API as an OpenAPI 3.1 document
 //	GET  /...            static files (the web IDE), when Options.StaticDir is set
 package edge
 
@@ -173,6 +174,7 @@ func New(rt Runtime, opts Options) (*Handler, error) {
 		"/v1/mcp/resources/read": {http.MethodPost, (*Handler).mcpResource, true},
 		"/v1/mcp/prompts/get":    {http.MethodPost, (*Handler).mcpPrompt, true},
 		"/healthz":               {http.MethodGet, (*Handler).healthz, false},
+		"/openapi.json":          {http.MethodGet, (*Handler).openAPI, false},
 	}
 	if opts.MCP != nil {
 		h.routes["/mcp"] = route{"", (*Handler).mcp, true}
@@ -227,7 +229,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, rc *requestConte
 			h.static.serve(w, r)
 			return
 		}
-		msg := "no route " + quoteField(r.URL.Path) + "; the API is /v1/exec, /v1/wait, /v1/surface, /v1/catalog, /v1/tools/call, /v1/mcp/resources/read, /v1/mcp/prompts/get and /healthz"
+		msg := "no route " + quoteField(r.URL.Path) + "; the API is /v1/exec, /v1/wait, /v1/surface, /v1/catalog, /v1/tools/call, /v1/mcp/resources/read, /v1/mcp/prompts/get, /healthz and /openapi.json"
 		if h.opts.MCP != nil {
 			msg += "; the MCP server (Streamable HTTP) is /mcp"
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/codemode-go/codemode/core"
+	"github.com/codemode-go/codemode/core/surface"
 	json "github.com/goccy/go-json"
 )
 
@@ -85,8 +86,9 @@ type WaitRequest struct {
 type SurfaceRequest struct {
 	// Scope is required.
 	Scope *Scope `json:"scope"`
-	// Format is "plain" (the default), "anthropic" or "openai": the shape of
-	// the tool definitions in the answer.
+	// Format is "plain" (the default), "anthropic", "openai" (Chat
+	// Completions) or "openai-responses" (surface.Formats): the shape of the
+	// tool definitions in the answer.
 	Format *string `json:"format"`
 }
 
@@ -246,10 +248,8 @@ func (h *Handler) surface(w http.ResponseWriter, r *http.Request, rc *requestCon
 		return
 	}
 	format := str(req.Format)
-	switch format {
-	case "", "plain", "anthropic", "openai":
-	default:
-		writeError(w, badRequest(CodeInvalidField, `field "format" must be "plain", "anthropic" or "openai" (got `+quoteField(format)+")"))
+	if !surface.ValidFormat(format) {
+		writeError(w, badRequest(CodeInvalidField, `field "format" must be `+surface.FormatList()+` (got `+quoteField(format)+")"))
 		return
 	}
 	s, err := h.rt.Surface(r.Context(), req.Scope.core(), false)
@@ -257,13 +257,7 @@ func (h *Handler) surface(w http.ResponseWriter, r *http.Request, rc *requestCon
 		writeError(w, &apiError{http.StatusInternalServerError, CodeInternal, "the server could not build the tool surface"})
 		return
 	}
-	var tools any = s.Tools
-	switch format {
-	case "anthropic":
-		tools = s.Anthropic()
-	case "openai":
-		tools = s.OpenAI()
-	}
+	tools, _ := s.Format(format) // checked above
 	writeJSON(w, http.StatusOK, map[string]any{"tools": tools})
 }
 

@@ -46,7 +46,7 @@ func TestWaitResumesAYieldedRun(t *testing.T) {
 
 func TestSurfaceInEachFormat(t *testing.T) {
 	srv := newServer(t, edge.Options{})
-	for format, key := range map[string]string{"": `"input_schema"`, "plain": `"input_schema"`, "anthropic": `"input_schema"`, "openai": `"function"`} {
+	for format, key := range map[string]string{"": `"input_schema"`, "plain": `"input_schema"`, "anthropic": `"input_schema"`, "openai": `"function":{"name":"exec"`, "openai-responses": `{"type":"function","name":"exec"`} {
 		body := `{` + scope + `}`
 		if format != "" {
 			body = `{"format":"` + format + `",` + scope + `}`

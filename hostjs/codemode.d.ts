@@ -157,7 +157,7 @@ export interface CodeMode extends EventTarget {
   /** Parses tools.codeMode JSON/JSON5 with the core's own parser and bounds; rejects with its message (line:col). */
   checkConfig(text: string): Promise<CodeModeConfig & { enabled: true }>;
   /** The model-visible tools in the given provider shape. */
-  surface(format?: "plain" | "anthropic" | "openai", opts?: { scope?: CodeModeScope }): Promise<unknown[]>;
+  surface(format?: "plain" | "anthropic" | "openai" | "openai-responses", opts?: { scope?: CodeModeScope }): Promise<unknown[]>;
   catalog(): Promise<ToolCatalogEntry[]>;
   /** Discards a suspended run; pending client tools see their signal abort. */
   abort(runId: string): Promise<boolean>;

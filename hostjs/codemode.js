@@ -343,9 +343,9 @@ class CodeMode extends EventTarget {
     if (typeof text !== "string") throw new TypeError("checkConfig: text must be a string");
     return JSON.parse(await this._call("checkConfig", [text]));
   }
-  /** @param {"plain"|"anthropic"|"openai"} [format] */
+  /** @param {"plain"|"anthropic"|"openai"|"openai-responses"} [format] The core checks it (core/surface Formats). */
   async surface(format = "plain", opts) {
-    if (!["plain", "anthropic", "openai"].includes(format)) throw new TypeError(`surface: format must be "plain", "anthropic" or "openai"`);
+    if (typeof format !== "string") throw new TypeError("surface: format must be a string");
     return JSON.parse(await this._call("surface", [format, scopeJSON(opts)]));
   }
   async catalog() {

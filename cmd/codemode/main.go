@@ -3,7 +3,7 @@
 //
 //	codemode serve [--addr 127.0.0.1:8787] [--config FILE] [--static DIR]
 //	codemode exec [-e CODE | -f FILE] [--language typescript] [--config FILE] [--wait]
-//	codemode surface [--config FILE] [--format plain|anthropic|openai]
+//	codemode surface [--config FILE] [--format plain|anthropic|openai|openai-responses]
 //	codemode mcp [--config FILE]
 //
 // serve, exec and mcp take the same config file (edge/serverconfig), so the server
@@ -21,6 +21,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/catalog"
@@ -39,7 +40,7 @@ func main() {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, `usage: codemode serve [--addr 127.0.0.1:8787] [--config FILE] [--static DIR] [--grace 15s] [--metrics-addr 127.0.0.1:PORT]
        codemode exec [-e CODE | -f FILE] [--language javascript|typescript] [--config FILE] [--wait]
-       codemode surface [--config FILE] [--format plain|anthropic|openai]
+       codemode surface [--config FILE] [--format plain|anthropic|openai|openai-responses]
        codemode mcp [--config FILE]
 
 serve answers the HTTP API (POST /v1/exec, /v1/wait, /v1/surface, /v1/tools/call,
@@ -61,7 +62,8 @@ is exec (with the quick index), wait and the direct-only tools. Logs go to stder
 
 surface prints the model-visible tool list for the example toolset (exec, wait and
 the direct-only tools when Code Mode is enabled; the untouched list when it is not),
-in the shape a model API takes.`)
+in the shape a model API takes (openai is Chat Completions, openai-responses the
+Responses API).`)
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -157,13 +159,12 @@ func (e *runtimeEnv) close(ctx context.Context) {
 // left out) and starts the runtime over them and the example toolset when it is
 // on. On failure it returns nil and the exit status.
 func startRuntime(ctx context.Context, cfg *serverconfig.Config, log *slog.Logger, stderr io.Writer) (*runtimeEnv, int) {
-	tools, err := exampleTools(cfg)
-	if err != nil {
-		fmt.Fprintf(stderr, "codemode: %v\n", err)
-		return nil, 1
-	}
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	}
+	tools, status := configTools(cfg, log, stderr)
+	if status != 0 {
+		return nil, status
 	}
 	servers := serverconfig.Connect(ctx, cfg.MCPServers, log, nil)
 	rt, err := core.New(ctx, core.Options{
@@ -189,7 +190,7 @@ func surfaceCmd(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("surface", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	cfgFile := fs.String("config", "", "server config file (JSON or JSON5)")
-	format := fs.String("format", "plain", "plain, anthropic or openai")
+	format := fs.String("format", "plain", strings.Join(surface.Formats, ", "))
 	fs.Usage = func() { usage(stderr) }
 	if err := fs.Parse(args); err != nil || fs.NArg() > 0 {
 		return 2
@@ -211,10 +212,9 @@ func surfaceCmd(args []string, stdout, stderr io.Writer) int {
 		defer env.close(ctx)
 		s, err = env.rt.Surface(ctx, core.Scope{AgentID: "cli"}, false)
 	} else {
-		var tools []catalog.Tool
-		if tools, err = exampleTools(cfg); err != nil {
-			fmt.Fprintf(stderr, "codemode: %v\n", err)
-			return 1
+		tools, status := configTools(cfg, nil, stderr)
+		if status != 0 {
+			return status
 		}
 		s, err = surface.Apply(tools, surface.Options{Config: cfg.CodeMode})
 	}
@@ -222,22 +222,32 @@ func surfaceCmd(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "codemode: %v\n", err)
 		return 1
 	}
-	var out any
-	switch *format {
-	case "plain":
-		out = s.Tools
-	case "anthropic":
-		out = s.Anthropic()
-	case "openai":
-		out = s.OpenAI()
-	default:
-		fmt.Fprintf(stderr, "codemode: unknown --format %q (plain, anthropic or openai)\n", *format)
+	out, err := s.Format(*format)
+	if err != nil {
+		fmt.Fprintf(stderr, "codemode: unknown --format: %v\n", err)
 		return 2
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
 	enc.Encode(out)
 	return 0
+}
+
+// configTools is the config's own tools: the built-in ones and the
+// operations of its OpenAPI documents. A document that cannot be loaded is a
+// config error (status 2), naming the key, the document and the JSON pointer.
+func configTools(cfg *serverconfig.Config, log *slog.Logger, stderr io.Writer) ([]catalog.Tool, int) {
+	tools, err := exampleTools(cfg)
+	if err != nil {
+		fmt.Fprintf(stderr, "codemode: %v\n", err)
+		return nil, 1
+	}
+	more, err := serverconfig.OpenAPITools(cfg.OpenAPI, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
+		return nil, 2
+	}
+	return append(tools, more...), 0
 }
 
 // exampleTools is the config's built-in tools: the example toolset when

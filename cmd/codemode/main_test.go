@@ -19,6 +19,12 @@ func TestCommand(t *testing.T) {
 	os.WriteFile(disabled, []byte(`{"tools": {"codeMode": false}}`), 0o644)
 	badCfg := filepath.Join(dir, "bad.json5")
 	os.WriteFile(badCfg, []byte(`{tools: {codeMode: {enabled: true, timeoutMs: 5}}}`), 0o644)
+	pets, _ := filepath.Abs("../../examples/openapi/petstore.yaml")
+	withAPI := filepath.Join(dir, "api.json5")
+	os.WriteFile(withAPI, []byte(`{exampleTools: false, openapi: {pets: {spec: "`+pets+`", baseUrl: "http://127.0.0.1:9", trusted: true}}}`), 0o644)
+	badAPI := filepath.Join(dir, "badapi.json5")
+	os.WriteFile(filepath.Join(dir, "bad.yaml"), []byte("openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths: {/a: {get: {responses: {'200': {$ref: '#/x'}}}}}\n"), 0o644)
+	os.WriteFile(badAPI, []byte(`{openapi: {bad: {spec: "bad.yaml", baseUrl: "http://127.0.0.1:9"}}}`), 0o644)
 	tests := []struct {
 		name     string
 		args     []string
@@ -38,6 +44,10 @@ func TestCommand(t *testing.T) {
 		{"surface openai", []string{"surface", "--format", "openai"}, "", 0, nil, `"type": "function"`},
 		{"surface disabled leaves tools", []string{"surface", "--config", disabled}, "", 0, nil, `"name": "shipping_list"`},
 		{"surface bad format", []string{"surface", "--format", "xml"}, "", 2, nil, "unknown --format"},
+		{"surface openai-responses", []string{"surface", "--format", "openai-responses"}, "", 0, nil, `"strict": false`},
+		{"openapi tools in the quick index", []string{"surface", "--config", withAPI}, "", 0, nil, `openclaw:pets:getPet { petId: number } -\u003e { id: number; name: string; tag?: string | null }`},
+		{"openapi tool called", []string{"exec", "--config", withAPI, "-e", `try { await tools.getPet({petId: 1}) } catch (e) { return String(e) }`}, "", 0, []string{"completed"}, "could not connect to the API"},
+		{"bad openapi document", []string{"surface", "--config", badAPI}, "", 2, nil, `openapi.bad: ` + filepath.Join(dir, "bad.yaml") + `: /paths/~1a/get/responses/200/$ref: "#/x" points at nothing`},
 		{"no subcommand", nil, "", 2, nil, "usage"},
 		{"both sources", []string{"exec", "-e", "1", "-f", cellTS}, "", 2, nil, "exactly one"},
 		{"bad flag", []string{"exec", "--nope"}, "", 2, nil, "usage"},

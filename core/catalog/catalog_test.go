@@ -281,6 +281,29 @@ func TestEntriesUntrustedSourcesHaveNoHints(t *testing.T) {
 	}
 }
 
+// An openclaw tool marked Untrusted (an OpenAPI document the config does not
+// trust) is treated like MCP and client tools in every place trust matters:
+// no hints, no declared types, its outputSchema neither shown nor enforced.
+func TestUntrustedOpenClawToolHasNoHintsOrContract(t *testing.T) {
+	tool := shippingListTool([]shipment{{"s1", false, 12}}).(goTool)
+	tool.spec.Untrusted = true
+	tool.run = func(context.Context, Call) (Result, error) { return detailsResult("not a list") }
+	c := mustBuild(t, []Tool{tool}, BuildOptions{})
+	e := c.Entries()[0]
+	if e.Input != "unknown" || e.Output != "" {
+		t.Errorf("entry has hints: %+v", e)
+	}
+	if ex := c.Export()[0]; ex.Trust != Untrusted {
+		t.Errorf("exported as %s", ex.Trust)
+	}
+	if strings.Contains(c.DeclarationFile(), "paid: boolean") {
+		t.Errorf("declarations use the untrusted schema:\n%s", c.DeclarationFile())
+	}
+	if _, err := c.Call(context.Background(), e.ID, json.RawMessage(`{}`), CallContext{}); err != nil {
+		t.Errorf("an untrusted outputSchema was enforced: %v", err)
+	}
+}
+
 func TestDescribeNearMiss(t *testing.T) {
 	c := mustBuild(t, fixture(), BuildOptions{})
 	cases := []struct{ id, want string }{

@@ -23,7 +23,7 @@ const schemaURL = "urn:codemode:output-schema"
 // tool declares none (or is MCP/client: their claims are untrusted and are neither
 // shown nor enforced). It runs before the tool so an invalid schema stops the call.
 func (c *Catalog) outputContract(it *item) (*jsonschema.Schema, error) {
-	if it.spec.Source != SourceOpenClaw || len(bytes.TrimSpace(it.spec.OutputSchema)) == 0 {
+	if !it.spec.trusted() || len(bytes.TrimSpace(it.spec.OutputSchema)) == 0 {
 		return nil, nil
 	}
 	c.schemaMu.Lock()

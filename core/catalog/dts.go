@@ -66,7 +66,7 @@ declare namespace tools {
 
 func (it *item) declTypes() (in, out string) {
 	in, out = "unknown", "unknown"
-	if it.spec.Source != SourceOpenClaw {
+	if !it.spec.trusted() {
 		return in, out
 	}
 	in = tsschema.Render(it.spec.Parameters, tsschema.Decl).Text

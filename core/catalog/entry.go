@@ -70,8 +70,8 @@ func makeEntry(id string, s Spec) Entry {
 	if s.Owner != "core" || s.Source != SourceOpenClaw {
 		e.SourceName = s.Owner
 	}
-	if s.Source != SourceOpenClaw {
-		// MCP and client schemas are untrusted: no input hint, never an output hint.
+	if !s.trusted() {
+		// MCP, client and Untrusted schemas: no input hint, never an output hint.
 		return e
 	}
 	e.Input = tsschema.Render(s.Parameters, tsschema.Hint).Text
@@ -82,6 +82,10 @@ func makeEntry(id string, s Spec) Entry {
 	}
 	return e
 }
+
+// trusted reports whether the spec's schemas may shape hints and contracts:
+// openclaw tools not marked Untrusted.
+func (s Spec) trusted() bool { return s.Source == SourceOpenClaw && !s.Untrusted }
 
 func boundText(s string, n int) string {
 	if len(s) <= n {

@@ -5,7 +5,8 @@ package catalog
 // (MCP and client tools, whose schemas stay deferred until describe).
 type Trust string
 
-// The two trust levels: Trusted for SourceOpenClaw, Untrusted for MCP and client tools.
+// The two trust levels: Trusted for SourceOpenClaw, Untrusted for MCP and client
+// tools and openclaw tools marked Spec.Untrusted.
 const (
 	Trusted   Trust = "trusted"
 	Untrusted Trust = "untrusted"
@@ -34,7 +35,7 @@ func (c *Catalog) Export() []ExportedEntry {
 	out := make([]ExportedEntry, 0, len(c.items))
 	for _, it := range c.items {
 		trust := Untrusted
-		if it.spec.Source == SourceOpenClaw {
+		if it.spec.trusted() {
 			trust = Trusted
 		}
 		out = append(out, ExportedEntry{EntryWithSchema: it.withSchema(), Trust: trust,

@@ -34,8 +34,8 @@ const (
 )
 
 // Spec is the static description of a tool. Parameters and OutputSchema are JSON
-// Schema documents (2020-12). OutputSchema is trusted only for SourceOpenClaw tools;
-// MCP and client claims never produce output hints.
+// Schema documents (2020-12). OutputSchema is trusted only for SourceOpenClaw tools
+// not marked Untrusted; MCP and client claims never produce output hints.
 type Spec struct {
 	// Name is the tool's name; required.
 	Name string `json:"name"`
@@ -63,6 +63,12 @@ type Spec struct {
 	// are allowed in a restartSafe run only when ReadOnly is set, since nothing
 	// else tells the core they are safe to repeat.
 	ReadOnly bool `json:"readOnly,omitempty"`
+	// Untrusted marks an openclaw tool whose schemas come from metadata nobody
+	// vouched for (an OpenAPI document the config does not mark trusted). Like
+	// MCP and client tools, its entry shows input "unknown" and no output hint,
+	// its declarations are unknown and its OutputSchema is neither shown nor
+	// enforced; unlike them it runs on the host and is reached through tools.*.
+	Untrusted bool `json:"untrusted,omitempty"`
 	// Control marks a Code Mode control tool (the Code Mode exec and wait). It is a
 	// flag rather than a name because the core shell tool is also called "exec" and
 	// must stay in the catalog; the Tool Search control names are matched by name

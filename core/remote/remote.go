@@ -132,6 +132,8 @@ func specOf(e catalog.ExportedEntry) catalog.Spec {
 		}
 		if e.Trust == catalog.Trusted {
 			s.OutputSchema = e.OutputSchema
+		} else {
+			s.Untrusted = true // keeps the server's refusal of its hints
 		}
 	}
 	return s

@@ -2,7 +2,10 @@ package surface
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	json "github.com/goccy/go-json"
 )
@@ -16,6 +19,40 @@ import (
 //   - a property whose anyOf/oneOf only lists string consts becomes a flat
 //     {"type":"string","enum":[...]};
 //   - exec and wait are closed with additionalProperties:false.
+
+// Formats are the provider shapes Surface.Format renders: "plain" (ToolDef),
+// "anthropic" (Messages API), "openai" (Chat Completions) and
+// "openai-responses" (Responses API). Every host takes its format name and
+// refuses unknown ones through Format, so the list lives here only.
+var Formats = []string{"plain", "anthropic", "openai", "openai-responses"}
+
+// FormatList is Formats for messages: "plain", "anthropic", ... or "openai-responses".
+func FormatList() string {
+	q := make([]string, len(Formats))
+	for i, f := range Formats {
+		q[i] = strconv.Quote(f)
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
+
+// ValidFormat reports whether name is one of Formats or "" (plain).
+func ValidFormat(name string) bool { return name == "" || slices.Contains(Formats, name) }
+
+// Format renders the tools in the named shape ("" is plain). An unknown name
+// is an error listing the known ones.
+func (s Surface) Format(name string) (any, error) {
+	switch name {
+	case "", "plain":
+		return s.Tools, nil
+	case "anthropic":
+		return s.Anthropic(), nil
+	case "openai":
+		return s.OpenAI(), nil
+	case "openai-responses":
+		return s.OpenAIResponses(), nil
+	}
+	return nil, fmt.Errorf("format must be %s (got %s)", FormatList(), strconv.Quote(cut(name, 64)))
+}
 
 // AnthropicTool is {name, description, input_schema}.
 type AnthropicTool struct {
@@ -43,6 +80,33 @@ type OpenAIFunction struct {
 	Description string `json:"description"`
 	// Parameters is the input JSON Schema.
 	Parameters json.RawMessage `json:"parameters"`
+}
+
+// OpenAIResponsesTool is a function tool of OpenAI's Responses API: flat
+// {type: "function", name, description, parameters, strict}, unlike Chat
+// Completions' nested function. strict is false: the Responses API defaults
+// it to true, which requires every property to be required and would refuse
+// exec's optional language and restartSafe.
+type OpenAIResponsesTool struct {
+	// Type is always "function".
+	Type string `json:"type"`
+	// Name is the function name.
+	Name string `json:"name"`
+	// Description is the function description.
+	Description string `json:"description"`
+	// Parameters is the input JSON Schema.
+	Parameters json.RawMessage `json:"parameters"`
+	// Strict is always false (see above).
+	Strict bool `json:"strict"`
+}
+
+// OpenAIResponses returns the surface as Responses API function tools.
+func (s Surface) OpenAIResponses() []OpenAIResponsesTool {
+	out := make([]OpenAIResponsesTool, len(s.Tools))
+	for i, t := range s.Tools {
+		out[i] = OpenAIResponsesTool{Type: "function", Name: t.Name, Description: t.Description, Parameters: providerSchema(t.InputSchema)}
+	}
+	return out
 }
 
 // Anthropic returns the surface as Anthropic-style tool definitions.

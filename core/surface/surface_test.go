@@ -317,6 +317,19 @@ func TestProviderShapes(t *testing.T) {
 			t.Errorf("openai lacks %s", want)
 		}
 	}
+	r, _ := gojson.Marshal(s.OpenAIResponses())
+	if !strings.HasPrefix(string(r), `[{"type":"function","name":"exec","description":`) || !strings.Contains(string(r), `"strict":false}`) ||
+		string(s.OpenAIResponses()[2].Parameters) != string(s.OpenAI()[2].Function.Parameters) {
+		t.Errorf("openai-responses: %.300s", r)
+	}
+	for _, f := range Formats {
+		if _, err := s.Format(f); err != nil {
+			t.Errorf("format %s: %v", f, err)
+		}
+	}
+	if _, err := s.Format("xml"); err == nil || err.Error() != `format must be "plain", "anthropic", "openai" or "openai-responses" (got "xml")` {
+		t.Errorf("unknown format: %v", err)
+	}
 	var comp map[string]any
 	_ = gojson.Unmarshal(s.OpenAI()[2].Function.Parameters, &comp)
 	if comp["oneOf"] != nil || comp["type"] != "object" {

@@ -61,6 +61,9 @@ type Config struct {
 	MaxBodyBytes int64
 	// MCPServers in file order.
 	MCPServers []MCPServer
+	// OpenAPI are the OpenAPI documents whose operations become tools, in
+	// file order (see OpenAPITools).
+	OpenAPI []OpenAPISource
 	// Tokens with every tokenEnv resolved.
 	Tokens []edge.Token
 	// AllowedOrigins turns CORS on.
@@ -98,6 +101,22 @@ type MCPServer struct {
 	URL string
 	// Headers are sent with every request to URL (e.g. Authorization).
 	Headers map[string]string
+}
+
+// OpenAPISource is one entry of openapi: a document and where its requests go.
+type OpenAPISource struct {
+	// Name is the key under openapi: the tools' ids are openclaw:<name>:<operation>.
+	Name string
+	// Spec is the document's path, resolved against the config file's directory.
+	Spec string
+	// BaseURL is where requests go; the document's servers are not used.
+	BaseURL string
+	// Headers are sent with every request, headersEnv resolved: the host adds
+	// them, the guest never sees them.
+	Headers map[string]string
+	// Trusted makes the document's schemas quick-index hints and its response
+	// schemas output contracts.
+	Trusted bool
 }
 
 // Error is a refusal with its position in the file.
@@ -234,7 +253,7 @@ func (d *decoder) stringMap(n *config.Node, path string) (map[string]string, err
 	return out, nil
 }
 
-var topKeys = []string{"listen", "exampleTools", "faultTools", "staticDir", "maxBodyBytes", "tools", "mcp", "auth", "cors"}
+var topKeys = []string{"listen", "exampleTools", "faultTools", "staticDir", "maxBodyBytes", "tools", "mcp", "openapi", "auth", "cors"}
 
 func (d *decoder) top(root *config.Node) (*Config, error) {
 	c := Default()
@@ -276,6 +295,8 @@ func (d *decoder) top(root *config.Node) (*Config, error) {
 			err = d.object(v, path, []string{"servers"}, func(_ string, s *config.Node, sub string) error {
 				return d.servers(s, sub, c)
 			})
+		case "openapi":
+			err = d.openapi(v, path, c)
 		case "auth":
 			err = d.object(v, path, []string{"tokens"}, func(_ string, t *config.Node, sub string) error {
 				return d.tokens(t, sub, c)
@@ -407,6 +428,77 @@ func (d *decoder) servers(n *config.Node, path string, c *Config) error {
 			return d.errAt(v.Get("url"), sub+".url", "must be an http:// or https:// URL")
 		}
 		c.MCPServers = append(c.MCPServers, s)
+	}
+	return nil
+}
+
+func (d *decoder) openapi(n *config.Node, path string, c *Config) error {
+	if n.Kind != config.KindObject {
+		return d.errAt(n, path, "must be an object of OpenAPI documents by name (got "+n.Kind.String()+")")
+	}
+	for i, name := range n.Keys {
+		sub := join(path, name)
+		if err := mcp.ValidateServerName(name); err != nil {
+			return &Error{File: d.file, Pos: n.KeyPos[i], Key: sub, Msg: "is not a valid name (letters, digits, _, - and ., at most 64 bytes)"}
+		}
+		src := OpenAPISource{Name: name, Headers: map[string]string{}}
+		v := n.Values[i]
+		var envs map[string]string
+		var envNode *config.Node
+		err := d.object(v, sub, []string{"spec", "baseUrl", "headers", "headersEnv", "trusted"}, func(k string, f *config.Node, fp string) error {
+			var err error
+			switch k {
+			case "spec":
+				var p string
+				if p, err = d.str(f, fp); err == nil && p != "" {
+					src.Spec = d.resolve(p)
+				}
+			case "baseUrl":
+				if src.BaseURL, err = d.str(f, fp); err == nil && !strings.HasPrefix(src.BaseURL, "http://") && !strings.HasPrefix(src.BaseURL, "https://") {
+					err = d.errAt(f, fp, "must be an http:// or https:// URL")
+				}
+			case "headers":
+				var h map[string]string
+				if h, err = d.stringMap(f, fp); err == nil {
+					for hk, hv := range h {
+						src.Headers[hk] = hv
+					}
+				}
+			case "headersEnv":
+				envs, err = d.stringMap(f, fp)
+				envNode = f
+			case "trusted":
+				if f.Kind != config.KindBool {
+					return d.errAt(f, fp, "must be true or false (got "+f.Kind.String()+")")
+				}
+				src.Trusted = f.Bool
+			}
+			return err
+		})
+		if err != nil {
+			return err
+		}
+		var envKeys []string
+		if envNode != nil {
+			envKeys = envNode.Keys // file order
+		}
+		for _, hk := range envKeys {
+			if _, dup := src.Headers[hk]; dup {
+				return d.errAt(envNode, sub+".headersEnv", "sets "+strconv.Quote(hk)+", which headers sets too; keep one")
+			}
+			val, ok := d.env(envs[hk])
+			if !ok || val == "" {
+				return d.errAt(envNode, sub+".headersEnv."+hk, "names the environment variable "+strconv.Quote(envs[hk])+", which is not set")
+			}
+			src.Headers[hk] = val
+		}
+		switch {
+		case src.Spec == "":
+			return d.errAt(v, sub, "needs spec, the path of the OpenAPI document (JSON or YAML)")
+		case src.BaseURL == "":
+			return d.errAt(v, sub, "needs baseUrl, where the API's requests go")
+		}
+		c.OpenAPI = append(c.OpenAPI, src)
 	}
 	return nil
 }

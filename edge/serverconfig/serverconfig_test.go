@@ -1,6 +1,7 @@
 package serverconfig_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,6 +86,14 @@ func TestErrorsNameFileLineColumnAndKey(t *testing.T) {
 		{"no principal", "{ auth: { tokens: [{ token: 'long-enough-token-123' }] } }", `needs a principal`},
 		{"args not strings", "{ mcp: { servers: { x: { command: 'a', args: [1] } } } }", `mcp.servers.x.args[0] must be a string (got a number)`},
 		{"not an object", "[1]", `c.json5:1:1: the file must be an object (got an array)`},
+		{"openapi not an object", "{ openapi: [] }", `c.json5:1:12: openapi must be an object of OpenAPI documents by name`},
+		{"openapi no spec", "{ openapi: { p: { baseUrl: 'http://h' } } }", `c.json5:1:17: openapi.p needs spec`},
+		{"openapi no baseUrl", "{ openapi: { p: { spec: 'p.yaml' } } }", `openapi.p needs baseUrl`},
+		{"openapi bad baseUrl", "{ openapi: { p: { spec: 'p.yaml', baseUrl: 'ftp://h' } } }", `c.json5:1:44: openapi.p.baseUrl must be an http:// or https:// URL`},
+		{"openapi unknown key", "{ openapi: { p: { spec: 'p.yaml', baseURL: 'http://h' } } }", `openapi.p.baseURL is not a known key (known: spec, baseUrl, headers, headersEnv, trusted)`},
+		{"openapi unset env", "{ openapi: { p: { spec: 'p.yaml', baseUrl: 'http://h', headersEnv: { 'X-Key': 'NOPE' } } } }", `openapi.p.headersEnv.X-Key names the environment variable "NOPE", which is not set`},
+		{"openapi trusted type", "{ openapi: { p: { spec: 'p.yaml', baseUrl: 'http://h', trusted: 'yes' } } }", `openapi.p.trusted must be true or false`},
+		{"openapi bad name", "{ openapi: { 'a b': { spec: 'p.yaml', baseUrl: 'http://h' } } }", `openapi["a b"] is not a valid name`},
 		{"duplicate key", "{ listen: 'a:1',\n listen: 'b:2' }", `c.json5:2:2: is not valid JSON5: key "listen" appears more than once`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -93,6 +102,47 @@ func TestErrorsNameFileLineColumnAndKey(t *testing.T) {
 				t.Fatalf("err = %v, want it to contain %q", err, c.want)
 			}
 		})
+	}
+}
+
+func TestOpenAPISources(t *testing.T) {
+	src := `{ openapi: {
+  pets: { spec: "pets.yaml", baseUrl: "https://api.example/v1", headers: { "X-Trace": "on" }, headersEnv: { "X-API-Key": "PETS_KEY" }, trusted: true },
+  other: { spec: "/abs/other.json", baseUrl: "http://127.0.0.1:9" },
+} }`
+	c, err := serverconfig.Parse("/etc/codemode/c.json5", []byte(src), env(map[string]string{"PETS_KEY": "k-123456"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.OpenAPI) != 2 {
+		t.Fatalf("openapi: %+v", c.OpenAPI)
+	}
+	p := c.OpenAPI[0]
+	if p.Name != "pets" || p.Spec != filepath.FromSlash("/etc/codemode/pets.yaml") || p.BaseURL != "https://api.example/v1" || !p.Trusted ||
+		p.Headers["X-API-Key"] != "k-123456" || p.Headers["X-Trace"] != "on" {
+		t.Errorf("pets: %+v", p)
+	}
+	if o := c.OpenAPI[1]; o.Spec != "/abs/other.json" || o.Trusted {
+		t.Errorf("other: %+v", o)
+	}
+	if _, err := serverconfig.Parse("c.json5", []byte(`{ openapi: { p: { spec: "p.yaml", baseUrl: "http://h", headers: { K: "a" }, headersEnv: { K: "E" } } } }`), env(map[string]string{"E": "b"})); err == nil || !strings.Contains(err.Error(), `sets "K", which headers sets too`) {
+		t.Errorf("header twice: %v", err)
+	}
+}
+
+// OpenAPITools loads the documents; a bad one stops the server with the key,
+// the document and the JSON pointer.
+func TestOpenAPIToolsLoadsTheDocuments(t *testing.T) {
+	pets, _ := filepath.Abs("../../examples/openapi/petstore.yaml")
+	tools, err := serverconfig.OpenAPITools([]serverconfig.OpenAPISource{{Name: "pets", Spec: pets, BaseURL: "http://127.0.0.1:9"}}, nil)
+	if err != nil || len(tools) != 4 {
+		t.Fatalf("tools %d, %v", len(tools), err)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.yaml")
+	os.WriteFile(bad, []byte("openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths: {/a: {$ref: '#/nope'}}\n"), 0o644)
+	_, err = serverconfig.OpenAPITools([]serverconfig.OpenAPISource{{Name: "bad", Spec: bad, BaseURL: "http://127.0.0.1:9"}}, nil)
+	if err == nil || !strings.Contains(err.Error(), "openapi.bad: "+bad+": /paths/~1a/$ref: \"#/nope\" points at nothing") {
+		t.Fatalf("bad document: %v", err)
 	}
 }
 

@@ -115,6 +115,8 @@ func ReadSettings(getenv func(string) string) (Settings, error) {
 		return s, fmt.Errorf("%s: staticDir has no meaning in the Worker (serve static files with Workers assets)", EnvConfig)
 	case cfg.FaultTools:
 		return s, fmt.Errorf("%s: faultTools is for the native soak only, not the Worker", EnvConfig)
+	case len(cfg.OpenAPI) > 0:
+		return s, fmt.Errorf("%s: openapi needs a file system to read its documents, which the Worker has not; remove it (codemode serve reads them)", EnvConfig)
 	}
 	for _, m := range cfg.MCPServers {
 		if m.URL == "" {

@@ -81,6 +81,7 @@ func TestReadSettings(t *testing.T) {
 		{"stdio server", map[string]string{worker.EnvConfig: `{mcp: {servers: {x: {command: "npx"}}}}`}, "cannot start processes"},
 		{"static dir", map[string]string{worker.EnvConfig: `{staticDir: "web"}`}, "staticDir has no meaning"},
 		{"fault tools", map[string]string{worker.EnvConfig: `{faultTools: true}`}, "faultTools"},
+		{"openapi", map[string]string{worker.EnvConfig: `{openapi: {p: {spec: "p.yaml", baseUrl: "https://api.example"}}}`}, "openapi needs a file system"},
 		{"empty config: defaults", map[string]string{worker.EnvConfig: ``}, ""},
 		{"tokens from the config", map[string]string{worker.EnvTokens: "", worker.EnvConfig: `{auth: {tokens: [{principal: "bob", tokenEnv: "BOB_TOKEN"}]}}`, "BOB_TOKEN": "bob-token-0123456789"}, ""},
 		{"tokenEnv unset", map[string]string{worker.EnvTokens: "", worker.EnvConfig: `{auth: {tokens: [{principal: "bob", tokenEnv: "NOPE"}]}}`}, `"NOPE", which is not set`},

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -8,6 +9,9 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 func TestHealthz(t *testing.T) {
@@ -21,6 +25,54 @@ func TestHealthz(t *testing.T) {
 	}
 	if e, _ := m["engine"].(string); e == "" {
 		t.Errorf("no engine: %s", r.Body)
+	}
+}
+
+// TestOpenAPIDocument: the server publishes its API as an OpenAPI 3.1
+// document, without a token, that a real validator (kin-openapi) accepts and
+// that names the routes this suite drives.
+func TestOpenAPIDocument(t *testing.T) {
+	r := call(t, "GET", "/openapi.json", "", nil)
+	if r.Status != 200 {
+		t.Fatalf("openapi.json: %d %.300s", r.Status, r.Body)
+	}
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(r.Body)
+	if err != nil {
+		t.Fatalf("openapi.json does not load: %v", err)
+	}
+	if err := doc.Validate(loader.Context); err != nil {
+		t.Fatalf("openapi.json is not valid: %v", err)
+	}
+	for path, method := range map[string]string{"/v1/exec": "POST", "/v1/wait": "POST", "/v1/surface": "POST", "/v1/catalog": "GET", "/v1/tools/call": "POST", "/healthz": "GET"} {
+		if item := doc.Paths.Value(path); item == nil || item.GetOperation(method) == nil {
+			t.Errorf("openapi.json lacks %s %s", method, path)
+		}
+	}
+	// This server's answers match the schemas it publishes.
+	c := jsonschema.NewCompiler()
+	c.UseLoader(jsonschema.SchemeURLLoader{})
+	raw, err := jsonschema.UnmarshalJSON(bytes.NewReader(r.Body))
+	if err != nil || c.AddResource("urn:openapi", raw) != nil {
+		t.Fatalf("openapi.json as JSON Schema: %v", err)
+	}
+	for name, answer := range map[string][]byte{
+		"Result":          post(t, "/v1/exec", `{"code":"text('a'); return 1",`+scope(t)+`}`).Body,
+		"Health":          call(t, "GET", "/healthz", "", nil).Body,
+		"SurfaceResponse": post(t, "/v1/surface", `{"format":"openai-responses",`+scope(t)+`}`).Body,
+		"Error":           post(t, "/v1/exec", `{"cod":"1"}`).Body,
+	} {
+		s, err := c.Compile("urn:openapi#/components/schemas/" + name)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		v, err := jsonschema.UnmarshalJSON(bytes.NewReader(answer))
+		if err != nil {
+			t.Fatalf("%s answer: %v", name, err)
+		}
+		if err := s.Validate(v); err != nil {
+			t.Errorf("the %s answer does not match openapi.json: %v\n%.300s", name, err, answer)
+		}
 	}
 }
 
@@ -132,7 +184,8 @@ func TestAuthRequired(t *testing.T) {
 }
 
 func TestSurfaceFormats(t *testing.T) {
-	for format, marker := range map[string]string{"plain": `"input_schema"`, "anthropic": `"input_schema"`, "openai": `"function"`} {
+	for format, marker := range map[string]string{"plain": `"input_schema"`, "anthropic": `"input_schema"`, "openai": `"function":{"name":"exec"`,
+		"openai-responses": `{"type":"function","name":"exec"`} {
 		r := post(t, "/v1/surface", `{"format":"`+format+`",`+scope(t)+`}`)
 		if r.Status != 200 || !strings.Contains(string(r.Body), `"name":"exec"`) || !strings.Contains(string(r.Body), `"name":"wait"`) || !strings.Contains(string(r.Body), marker) {
 			t.Errorf("%s: %d %.300s", format, r.Status, r.Body)
@@ -259,7 +312,7 @@ func (s *spaces) Read(p []byte) (int, error) {
 }
 
 func TestMethodsAndRoutes(t *testing.T) {
-	for path, allow := range map[string]string{"/v1/exec": "POST", "/v1/wait": "POST", "/v1/surface": "POST", "/v1/tools/call": "POST", "/v1/catalog": "GET, HEAD", "/healthz": "GET, HEAD"} {
+	for path, allow := range map[string]string{"/v1/exec": "POST", "/v1/wait": "POST", "/v1/surface": "POST", "/v1/tools/call": "POST", "/v1/catalog": "GET, HEAD", "/healthz": "GET, HEAD", "/openapi.json": "GET, HEAD"} {
 		method := "GET"
 		if allow != "POST" {
 			method = "PUT"

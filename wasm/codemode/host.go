@@ -227,15 +227,9 @@ func (h *host) surface(args []js.Value) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	var tools any = s.Tools
-	switch f := strArg(args, 0); f {
-	case "", "plain":
-	case "anthropic":
-		tools = s.Anthropic()
-	case "openai":
-		tools = s.OpenAI()
-	default:
-		return "", fmt.Errorf(`surface: format must be "plain", "anthropic" or "openai"`)
+	tools, err := s.Format(strArg(args, 0))
+	if err != nil {
+		return "", fmt.Errorf("surface: %v", err)
 	}
 	return marshal(tools)
 }

@@ -371,15 +371,11 @@ func (r *hostRuntime) surface(ctx context.Context, req []byte) (any, error) {
 	if err != nil {
 		return nil, badInput("surface: %v", err)
 	}
-	switch in.Format {
-	case "", "plain":
-		return s.Tools, nil
-	case "anthropic":
-		return s.Anthropic(), nil
-	case "openai":
-		return s.OpenAI(), nil
+	tools, err := s.Format(in.Format)
+	if err != nil {
+		return nil, badInput("surface: %v", err)
 	}
-	return nil, badInput(`surface: unknown format %q (plain, anthropic or openai)`, in.Format)
+	return tools, nil
 }
 
 // Call is one export's whole entry: it reads the request from the buffer at

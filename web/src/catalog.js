@@ -124,9 +124,9 @@ function namespaceSection(surface) {
   return i < 0 ? "" : d.slice(i + 1).trim();
 }
 
-/** renderSurface shows the model-visible tools in one of the three shapes. */
+/** renderSurface shows the model-visible tools in one of the provider shapes. */
 export async function renderSurface(el, session, format = "plain", refocus = false) {
-  const radios = ["plain", "anthropic", "openai"].map((f) =>
+  const radios = ["plain", "anthropic", "openai", "openai-responses"].map((f) =>
     h("label", null, h("input", { type: "radio", name: "surface-format", value: f, checked: f === format, onchange: () => renderSurface(el, session, f, true) }), ` ${f}`));
   const head = [h("div.panel-head", null, h("h2", null, "Model-visible surface")),
     h("div.seg", { role: "radiogroup", "aria-label": "Surface format" }, radios)];

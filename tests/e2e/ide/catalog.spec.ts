@@ -25,13 +25,15 @@ test("the catalog shows shipping_list with its hints, describe on click, and the
   await expect(page.getByLabel("namespace prompts the model sees")).toContainText("Issues");
 });
 
-test("the surface switches between plain, Anthropic and OpenAI shapes", async ({ ide, page }) => {
+test("the surface switches between plain, Anthropic and both OpenAI shapes", async ({ ide, page }) => {
   await ide.open();
   await ide.tab("Surface");
   const panel = page.getByRole("tabpanel");
   await expect(panel).toContainText('"input_schema"', { timeout: 60_000 });
-  await page.getByRole("radio", { name: "openai" }).check();
+  await page.getByRole("radio", { name: "openai", exact: true }).check();
   await expect(panel).toContainText('"function"');
+  await page.getByRole("radio", { name: "openai-responses" }).check();
+  await expect(panel).toContainText('"strict"');
   await page.getByRole("radio", { name: "anthropic" }).check();
   await expect(panel).toContainText('"input_schema"');
   await expect(panel).toContainText("exec");

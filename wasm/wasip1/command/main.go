@@ -54,6 +54,9 @@ func start(ctx context.Context, file string, stderr io.Writer) (*core.Runtime, f
 	if err == nil && len(cfg.MCPServers) > 0 {
 		err = fmt.Errorf("%s: mcpServers cannot be used under WASI (no processes, no sockets); remove them", file)
 	}
+	if err == nil && len(cfg.OpenAPI) > 0 {
+		err = fmt.Errorf("%s: openapi cannot be used under WASI (no sockets for its requests); remove it", file)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
 		return nil, nil, 2
