@@ -2,7 +2,9 @@ package edge_test
 
 import (
 	"bytes"
+	"io"
 	"log/slog"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -31,6 +33,41 @@ func TestAuthNeedsAValidBearerToken(t *testing.T) {
 	}
 	if a := do(t, "GET", srv.URL+"/v1/catalog", "", ""); a.status != 401 {
 		t.Errorf("catalog without a token: %d", a.status)
+	}
+}
+
+// TestTwoCredentialsAreRefused: two Authorization headers, or two joined into
+// one field as workerd hands them over, are refused whichever is valid: hosts
+// differ in which one they would keep.
+func TestTwoCredentialsAreRefused(t *testing.T) {
+	srv := newServer(t, edge.Options{Tokens: []edge.Token{{Principal: "alice", Token: aliceToken}, {Principal: "bob", Token: bobToken}}})
+	body := `{"code":"return 1",` + scope + `}`
+	send := func(vals ...string) answer {
+		req, _ := http.NewRequest("POST", srv.URL+"/v1/exec", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		for _, v := range vals {
+			req.Header.Add("Authorization", v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return answer{resp.StatusCode, resp.Header, b}
+	}
+	for _, vals := range [][]string{
+		{"Bearer " + aliceToken, "Bearer " + bobToken},
+		{"Bearer " + aliceToken, "Bearer " + aliceToken},
+		{"Bearer " + aliceToken + ", Bearer " + bobToken},
+	} {
+		a := send(vals...)
+		if a.status != 401 || a.errorCode(t) != edge.CodeUnauthorized || !strings.Contains(string(a.body), "exactly one") {
+			t.Errorf("%d headers: %d %s", len(vals), a.status, a.body)
+		}
+	}
+	if a := send("Bearer " + aliceToken); a.status != 200 {
+		t.Fatalf("one header: %d %s", a.status, a.body)
 	}
 }
 

@@ -246,11 +246,17 @@ func (h *Handler) surface(w http.ResponseWriter, r *http.Request, rc *requestCon
 // are empty, as in a body's scope.
 func (h *Handler) catalog(w http.ResponseWriter, r *http.Request, rc *requestContext) {
 	q := r.URL.Query()
-	for k := range q {
+	for k, vs := range q {
 		switch k {
 		case "agentId", "sessionId", "sessionKey", "agentRunId":
 		default:
 			writeError(w, badRequest(CodeUnknownField, "query parameter "+quoteField(k)+" is not known (known: agentId, sessionId, sessionKey, agentRunId)"))
+			return
+		}
+		// Read two ways (the first value here, the last elsewhere), a repeated
+		// parameter could name one scope to a check and another to the catalog.
+		if len(vs) > 1 {
+			writeError(w, badRequest(CodeDuplicateField, "query parameter "+quoteField(k)+" is given "+strconv.Itoa(len(vs))+" times; give it once"))
 			return
 		}
 	}
