@@ -251,3 +251,26 @@ func TestMCPServerHiddenByPolicyIsInvisible(t *testing.T) {
 		t.Fatalf("telemetry counts hidden MCP tools: %+v", tel)
 	}
 }
+
+// TestRestartSafeTrustsTheHostNotTheServer: server-everything marks echo
+// readOnlyHint: true, but that is the server's own claim, so a restartSafe run
+// refuses it (naming the tool and why) until the host vouches for it.
+func TestRestartSafeTrustsTheHostNotTheServer(t *testing.T) {
+	srv := connectEverythingStdio(t, "everything")
+	if !slices.Contains(srv.ReadOnlyHints(), "echo") {
+		t.Fatalf("server-everything no longer hints echo as read-only: %v", srv.ReadOnlyHints())
+	}
+	rt := newRuntimeWith(t, nil, func(o *core.Options) { o.MCPServers = []*mcp.Server{srv} })
+	cell := core.ExecInput{RestartSafe: true, Code: `try { await MCP.everything.echo({message: "x"}); return "ran"; } catch (e) { return e.message; }`}
+	msg, _ := value(t, execAs(rt, "exec_rs", cell)).(string)
+	if !strings.Contains(msg, `"mcp:everything:echo"`) || !strings.Contains(msg, "readOnlyHint is not trusted") {
+		t.Fatalf("restartSafe run with the server's own hint: %q", msg)
+	}
+	if err := srv.TrustReadOnly("echo"); err != nil {
+		t.Fatal(err)
+	}
+	r := waitDone(t, rt, execAs(rt, "exec_rs2", cell), 40)
+	if msg, _ := value(t, r).(string); msg != "ran" {
+		t.Fatalf("restartSafe run after TrustReadOnly(echo): %q", msg)
+	}
+}

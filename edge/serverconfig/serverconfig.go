@@ -98,6 +98,10 @@ type MCPServer struct {
 	URL string
 	// Headers are sent with every request to URL (e.g. Authorization).
 	Headers map[string]string
+	// ReadOnlyTools are the server's tools the operator vouches are free of
+	// side effects (mcp.Server.TrustReadOnly): the only ones a restartSafe run
+	// may call, since the server's own readOnlyHint is not trusted.
+	ReadOnlyTools []string
 }
 
 // Error is a refusal with its position in the file.
@@ -368,7 +372,7 @@ func (d *decoder) servers(n *config.Node, path string, c *Config) error {
 		}
 		s := MCPServer{Name: name}
 		v := n.Values[i]
-		err := d.object(v, sub, []string{"command", "args", "env", "cwd", "url", "headers"}, func(k string, f *config.Node, fp string) error {
+		err := d.object(v, sub, []string{"command", "args", "env", "cwd", "url", "headers", "readOnlyTools"}, func(k string, f *config.Node, fp string) error {
 			var err error
 			switch k {
 			case "command":
@@ -386,6 +390,8 @@ func (d *decoder) servers(n *config.Node, path string, c *Config) error {
 				s.URL, err = d.str(f, fp)
 			case "headers":
 				s.Headers, err = d.stringMap(f, fp)
+			case "readOnlyTools":
+				s.ReadOnlyTools, err = d.strings(f, fp)
 			}
 			return err
 		})

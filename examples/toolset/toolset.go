@@ -55,7 +55,7 @@ func (shippingList) Spec() catalog.Spec {
 		Name: "shipping_list", Label: "List shipments", Description: "List shipments with payment state and weight in tons.",
 		Parameters:   json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 		OutputSchema: json.RawMessage(`{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"paid":{"type":"boolean"},"tons":{"type":"number"}},"required":["id","paid","tons"],"additionalProperties":false}}`),
-		Source:       catalog.SourceOpenClaw, Owner: "shipping", Origin: catalog.OriginBundledPlugin,
+		Source:       catalog.SourceOpenClaw, Owner: "shipping", Origin: catalog.OriginBundledPlugin, ReadOnly: true,
 	}
 }
 
@@ -69,7 +69,7 @@ func (echo) Spec() catalog.Spec {
 	return catalog.Spec{
 		Name: "echo", Description: "Return the input unchanged.",
 		Parameters: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`),
-		Source:     catalog.SourceOpenClaw, Owner: "core", Origin: catalog.OriginCore,
+		Source:     catalog.SourceOpenClaw, Owner: "core", Origin: catalog.OriginCore, ReadOnly: true,
 	}
 }
 
@@ -90,7 +90,7 @@ func (sleepMs) Spec() catalog.Spec {
 		Name: "sleep_ms", Description: "Wait for ms milliseconds (0-60000), then report how long it slept.",
 		Parameters:   json.RawMessage(`{"type":"object","properties":{"ms":{"type":"integer","minimum":0,"maximum":60000}},"required":["ms"],"additionalProperties":false}`),
 		OutputSchema: json.RawMessage(`{"type":"object","properties":{"slept":{"type":"integer"}},"required":["slept"],"additionalProperties":false}`),
-		Source:       catalog.SourceOpenClaw, Owner: "core", Origin: catalog.OriginCore,
+		Source:       catalog.SourceOpenClaw, Owner: "core", Origin: catalog.OriginCore, ReadOnly: true,
 	}
 }
 
