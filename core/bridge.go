@@ -323,12 +323,7 @@ func (r *run) server(name string) *mcp.Server {
 	if _, visible := r.mcpIDs[name]; !visible {
 		return nil
 	}
-	for _, s := range r.rt.opts.MCPServers {
-		if s.Name() == name {
-			return s
-		}
-	}
-	return nil
+	return serverNamed(r.servers, name)
 }
 
 // plainMessage bounds an error message for the guest.

@@ -36,15 +36,25 @@ const (
 // policy (allow/deny) on top.
 type ToolSource func(ctx context.Context, scope catalog.Scope) ([]catalog.Tool, error)
 
+// MCPSource returns the MCP servers a run of scope sees, beyond
+// Options.MCPServers; the core applies the catalog policy to their tools.
+type MCPSource func(ctx context.Context, scope catalog.Scope) ([]*mcp.Server, error)
+
 // Options configures a Runtime.
 type Options struct {
 	// Config is tools.codeMode; it must be valid and enabled.
 	Config config.Config
 	// Tools supplies each run's effective tools.
 	Tools ToolSource
-	// MCPServers are connected MCP servers; their tools join every run's catalog
-	// as mcp:<server>:<tool> and are reached through MCP.<server>.
+	// MCPServers are connected MCP servers every scope sees (the operator's
+	// servers): their tools join every run's catalog as mcp:<name>:<tool> and
+	// are reached through MCP.<name>.
 	MCPServers []*mcp.Server
+	// MCP supplies the MCP servers of one scope on top of MCPServers, resolved
+	// per run like Tools: an agent's, session's or sender's own servers never
+	// appear in another scope's catalog, declaration files or MCP namespace.
+	// A server whose name is already taken in the run is left out (logged).
+	MCP MCPSource
 	// NamespaceConfig is handed to plugin namespaces' createScope as ctx.Config.
 	NamespaceConfig []byte
 	// Policy and Hooks apply to every run's catalog.

@@ -5,11 +5,13 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/internal/cellcheck"
+	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/core/namespace"
 	json "github.com/goccy/go-json"
 )
@@ -79,7 +81,7 @@ func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []
 	if ctx.Err() != nil {
 		return failed("", msgAborted, Telemetry{}), nil, lang
 	}
-	cat, visible, err := rt.buildCatalog(ctx, call.Scope)
+	cat, visible, servers, err := rt.buildCatalog(ctx, call.Scope)
 	var tel Telemetry
 	if cat != nil {
 		tel = cat.Telemetry(visible)
@@ -126,7 +128,7 @@ func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []
 	}
 	r := &run{
 		rt: rt, id: newRunID(), scope: call.Scope, principal: call.Principal, parentCallID: call.CallID,
-		cat: cat, visible: visible, restartSafe: in.RestartSafe, lines: lines,
+		cat: cat, visible: visible, servers: servers, restartSafe: in.RestartSafe, lines: lines,
 	}
 	if err := r.init(); err != nil {
 		rt.opts.Logger.Error("code mode: plugin namespace setup failed", "run", r.id, "error", err.Error())
@@ -182,7 +184,7 @@ func (rt *Runtime) wait(ctx context.Context, call CallInfo, in WaitInput, ev cat
 // scopeTelemetry is the telemetry of a call that has no run: the caller's
 // catalog counts and model-visible tool names, with no calls counted.
 func (rt *Runtime) scopeTelemetry(ctx context.Context, scope Scope) Telemetry {
-	cat, visible, err := rt.buildCatalog(context.WithoutCancel(ctx), scope)
+	cat, visible, _, err := rt.buildCatalog(context.WithoutCancel(ctx), scope)
 	if err != nil || cat == nil {
 		return Telemetry{}
 	}
@@ -228,12 +230,13 @@ func (rt *Runtime) checkInput(in ExecInput) (src, lang, msg string) {
 	return src, lang, ""
 }
 
-// buildCatalog builds the run-scoped catalog and the model-visible tool names
-// (exec, wait and the direct-only tools kept visible).
-func (rt *Runtime) buildCatalog(ctx context.Context, scope Scope) (*catalog.Catalog, []string, error) {
-	tools, err := rt.effectiveTools(ctx, scope)
+// buildCatalog builds the run-scoped catalog, the model-visible tool names
+// (exec, wait and the direct-only tools kept visible) and the MCP servers the
+// scope sees (whose resources and prompts the run may read).
+func (rt *Runtime) buildCatalog(ctx context.Context, scope Scope) (*catalog.Catalog, []string, []*mcp.Server, error) {
+	tools, servers, err := rt.effectiveTools(ctx, scope)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	visible := []string{"exec", "wait"}
 	for _, t := range tools {
@@ -242,7 +245,7 @@ func (rt *Runtime) buildCatalog(ctx context.Context, scope Scope) (*catalog.Cata
 		}
 	}
 	cat, err := catalog.Build(tools, rt.buildOptions(scope))
-	return cat, visible, err
+	return cat, visible, servers, err
 }
 
 // buildOptions are the catalog options of every run of scope. A host's broken
@@ -254,19 +257,59 @@ func (rt *Runtime) buildOptions(scope Scope) catalog.BuildOptions {
 }
 
 // effectiveTools is the run's tool list before the catalog policy: the host's
-// tools for scope, then every connected MCP server's tools.
-func (rt *Runtime) effectiveTools(ctx context.Context, scope Scope) ([]catalog.Tool, error) {
+// tools for scope, then the tools of every MCP server the scope sees.
+func (rt *Runtime) effectiveTools(ctx context.Context, scope Scope) ([]catalog.Tool, []*mcp.Server, error) {
 	var tools []catalog.Tool
 	if rt.opts.Tools != nil {
 		var err error
 		if tools, err = rt.opts.Tools(ctx, scope); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	for _, srv := range rt.opts.MCPServers {
+	servers, err := rt.mcpServers(ctx, scope)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, srv := range servers {
 		tools = append(tools, srv.Tools()...)
 	}
-	return tools, nil
+	return tools, servers, nil
+}
+
+// mcpServers are the MCP servers a run of scope sees: Options.MCPServers,
+// then what Options.MCP resolves for the scope. Names are unique in a run
+// (they make the catalog ids and MCP.<name>): a later server with a name
+// already taken is left out and logged, never merged.
+func (rt *Runtime) mcpServers(ctx context.Context, scope Scope) ([]*mcp.Server, error) {
+	if rt.opts.MCP == nil {
+		return rt.opts.MCPServers, nil
+	}
+	more, err := rt.opts.MCP(ctx, scope)
+	if err != nil {
+		return nil, err
+	}
+	out := slices.Clone(rt.opts.MCPServers)
+	for _, s := range more {
+		if s == nil {
+			continue
+		}
+		if serverNamed(out, s.Name()) != nil {
+			rt.opts.Logger.Warn("code mode: MCP server left out of the run: its name is taken", "server", s.Name())
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// serverNamed is the server of that name among servers, or nil.
+func serverNamed(servers []*mcp.Server, name string) *mcp.Server {
+	for _, s := range servers {
+		if s.Name() == name {
+			return s
+		}
+	}
+	return nil
 }
 
 // resolveNamespaces keeps the plugin namespaces whose required tools are all

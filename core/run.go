@@ -11,6 +11,7 @@ import (
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/internal/apifiles"
 	"github.com/codemode-go/codemode/core/internal/strictjson"
+	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/quickjs"
 	"github.com/codemode-go/codemode/internal/text"
@@ -28,6 +29,7 @@ type run struct {
 	parentCallID string
 	cat          *catalog.Catalog
 	visible      []string
+	servers      []*mcp.Server // the MCP servers this run's scope sees
 	restartSafe  bool
 	mcpIDs       map[string]map[string]string // server -> tool -> catalog id
 	files        *apifiles.Files
