@@ -191,6 +191,7 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 	id := r.nextID("call")
 	r.calls[id] = &pendingCall{id: id, kind: req.Op, toolID: toolID, res: res}
 	ctx, done := r.jobContext()
+	ctx = context.WithValue(ctx, pendingKey{}, id)
 	settled := r.settled
 	go func() {
 		defer done()
@@ -301,6 +302,9 @@ func (r *run) catalogJob(id string, via catalog.Via, input json.RawMessage, shap
 	}
 	o := r.outside
 	return func(ctx context.Context) (any, error) {
+		cc := cc
+		pending, _ := ctx.Value(pendingKey{}).(string)
+		cc.Update = func(p catalog.Result) { r.updates.send(ToolUpdate{RunID: r.id, CallID: pending, ToolID: id, Partial: p}) }
 		res, err := r.cat.Call(context.WithValue(ctx, outsideKey{}, o), id, input, cc)
 		if err != nil {
 			return nil, err

@@ -51,6 +51,28 @@ type CallInfo struct {
 	// principal is answered exactly as one for an unknown runId, so a runId
 	// reveals nothing across principals.
 	Principal string
+	// OnUpdate, when set, receives the streamed partial results of the run's
+	// nested tool calls (catalog.Call.Update) while this exec or wait drives
+	// the run: the spec's streaming updates of nested calls. Updates of a
+	// suspended run have no caller and are dropped; the final result still
+	// reaches the guest. It is called from the tools' goroutines, possibly
+	// concurrently, never after Exec or Wait returned; it must not block.
+	OnUpdate func(ToolUpdate)
+}
+
+// ToolUpdate is one streamed partial result of a nested tool call.
+type ToolUpdate struct {
+	// RunID is the run making the call ("" for a relayed CallTool).
+	RunID string `json:"runId,omitempty"`
+	// CallID is the nested call: the id pendingToolCalls shows for it (the
+	// relay's callId for CallTool).
+	CallID string `json:"callId"`
+	// ParentCallID is the exec or wait call driving the run.
+	ParentCallID string `json:"parentCallId,omitempty"`
+	// ToolID is the catalog id of the tool.
+	ToolID string `json:"toolId"`
+	// Partial is what the tool streamed.
+	Partial catalog.Result `json:"partial"`
 }
 
 // Exec runs one cell. It always returns a Result; failures are results too.
@@ -130,6 +152,8 @@ func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []
 		rt: rt, id: newRunID(), scope: call.Scope, principal: call.Principal, parentCallID: call.CallID,
 		cat: cat, visible: visible, servers: servers, restartSafe: in.RestartSafe, lines: lines,
 	}
+	r.updates.set(call.OnUpdate, call.CallID)
+	defer r.updates.set(nil, "")
 	if err := r.init(); err != nil {
 		rt.opts.Logger.Error("code mode: plugin namespace setup failed", "run", r.id, "error", err.Error())
 		r.discard()
@@ -178,6 +202,8 @@ func (rt *Runtime) wait(ctx context.Context, call CallInfo, in WaitInput, ev cat
 	if r == nil {
 		return refuse(CodeInvalidInput, msg)
 	}
+	r.updates.set(call.OnUpdate, call.CallID)
+	defer r.updates.set(nil, "")
 	return r.resume(ctx, call.CallID), r
 }
 

@@ -117,7 +117,11 @@ func (rt *Runtime) CallTool(ctx context.Context, call CallInfo, id string, input
 	if strings.HasPrefix(id, string(catalog.SourceMCP)+":") {
 		via = catalog.ViaMCP
 	}
-	res, err := cat.Call(ctx, id, input, catalog.CallContext{CallID: call.CallID, Via: via})
+	cc := catalog.CallContext{CallID: call.CallID, Via: via}
+	if call.OnUpdate != nil {
+		cc.Update = func(p catalog.Result) { call.OnUpdate(ToolUpdate{CallID: call.CallID, ToolID: id, Partial: p}) }
+	}
+	res, err := cat.Call(ctx, id, input, cc)
 	status := StatusCompleted
 	var te *ToolError
 	if err != nil {

@@ -74,6 +74,8 @@ type run struct {
 	armed   uint64      // generation of expiry (store.armLocked), under the store's lock
 
 	recorded int // trajectory records already filed in the transcript
+
+	updates updateSink // where nested calls' partial results go now
 }
 
 type pendingCall struct {

@@ -87,6 +87,9 @@ type Scope struct {
 	AgentRunID string `json:"agentRunId,omitempty"`
 	// SenderID is who sent the message the run answers.
 	SenderID string `json:"senderId,omitempty"`
+	// ChannelID is the channel the message came through (a chat, a thread, an
+	// app surface): the spec's channel context, handed to every nested call.
+	ChannelID string `json:"channelId,omitempty"`
 }
 
 // Call is one invocation of a tool.
