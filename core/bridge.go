@@ -304,7 +304,9 @@ func (r *run) catalogJob(id string, via catalog.Via, input json.RawMessage, shap
 	return func(ctx context.Context) (any, error) {
 		cc := cc
 		pending, _ := ctx.Value(pendingKey{}).(string)
-		cc.Update = func(p catalog.Result) { r.updates.send(ToolUpdate{RunID: r.id, CallID: pending, ToolID: id, Partial: p}) }
+		cc.Update = func(p catalog.Result) {
+			r.updates.send(ToolUpdate{RunID: r.id, CallID: pending, ToolID: id, Partial: p})
+		}
 		res, err := r.cat.Call(context.WithValue(ctx, outsideKey{}, o), id, input, cc)
 		if err != nil {
 			return nil, err
