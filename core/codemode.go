@@ -85,6 +85,12 @@ type Options struct {
 	// during CPU work (a deployed Cloudflare Worker), where it is what stops a
 	// long built-in; 0 (the default) means no such bound, the deadline does.
 	PollsPerSecond int64
+	// MaxRunningCells bounds the cells whose guest code runs at once in this
+	// Runtime; a cell waiting for its tool calls does not count. A new exec or
+	// wait queues at most AdmissionWait for a slot, then fails at capacity
+	// (Result.RetryAfter; 429 over HTTP). 0 means DefaultMaxRunningCells (one
+	// per core but one, natively); a negative value means no bound.
+	MaxRunningCells int
 	// RelayOnly builds a runtime that never loads QuickJS: it serves Catalog,
 	// CallTool and Surface, and Exec and Wait answer runtime_unavailable. A
 	// stateless front whose cells run elsewhere (the Cloudflare Worker's Go
@@ -128,6 +134,7 @@ type Runtime struct {
 	ownEngine engine.Engine
 	life      lifecycle
 	releaseMu sync.Once
+	admit     *admission // nil: unbounded
 }
 
 // New validates the config and loads QuickJS-WASI. A failure here is the spec's
@@ -204,7 +211,11 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, &UnavailableError{Err: err}
 	}
 	ttl := time.Duration(opts.Config.SnapshotTtlSeconds) * time.Second
-	rt := &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(ttl, now), now: now, ownEngine: own}
+	maxRunning := opts.MaxRunningCells
+	if maxRunning == 0 {
+		maxRunning = DefaultMaxRunningCells()
+	}
+	rt := &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(ttl, now), now: now, ownEngine: own, admit: newAdmission(maxRunning)}
 	rt.life.released = make(chan struct{})
 	return rt, nil
 }

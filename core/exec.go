@@ -148,10 +148,17 @@ func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []
 		}
 		src, lines = js, lm
 	}
+	if !rt.admit.enter(ctx) {
+		if ctx.Err() != nil {
+			return failed("", msgAborted, tel), nil, lang
+		}
+		return rt.busy("", tel), nil, lang
+	}
 	r := &run{
 		rt: rt, id: newRunID(), scope: call.Scope, principal: call.Principal, parentCallID: call.CallID,
-		cat: cat, visible: visible, servers: servers, restartSafe: in.RestartSafe, lines: lines,
+		cat: cat, visible: visible, servers: servers, restartSafe: in.RestartSafe, lines: lines, slot: true,
 	}
+	defer r.dropSlot()
 	r.updates.set(call.OnUpdate, call.CallID)
 	defer r.updates.set(nil, "")
 	if err := r.init(); err != nil {
@@ -198,10 +205,19 @@ func (rt *Runtime) wait(ctx context.Context, call CallInfo, in WaitInput, ev cat
 	if _, err := rt.opts.Hooks.RunBefore(ctx, ev); err != nil {
 		return refuse(CodeInvalidInput, err.Error())
 	}
+	if !rt.admit.enter(ctx) {
+		if ctx.Err() != nil {
+			return refuse("", msgAborted)
+		}
+		return rt.busy("the run stays suspended:", rt.scopeTelemetry(ctx, call.Scope)), nil
+	}
 	r, msg := rt.store.take(in.RunID, call.Principal, call.Scope)
 	if r == nil {
+		rt.admit.leave()
 		return refuse(CodeInvalidInput, msg)
 	}
+	r.slot = true
+	defer r.dropSlot()
 	r.updates.set(call.OnUpdate, call.CallID)
 	defer r.updates.set(nil, "")
 	return r.resume(ctx, call.CallID), r

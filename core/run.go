@@ -76,6 +76,17 @@ type run struct {
 	recorded int // trajectory records already filed in the transcript
 
 	updates updateSink // where nested calls' partial results go now
+	// slot: the driving exec or wait holds one of the runtime's running-cell
+	// slots (Options.MaxRunningCells); given back while the run waits.
+	slot bool
+}
+
+// dropSlot gives the run's running-cell slot back, if it holds one.
+func (r *run) dropSlot() {
+	if r.slot {
+		r.slot = false
+		r.rt.admit.leave()
+	}
 }
 
 type pendingCall struct {
@@ -302,6 +313,8 @@ func (r *run) pump(ctx context.Context, deadline time.Time, resumed bool) Result
 		if (r.restartSafe && (!resumed || delivered > 0)) || r.outside.count() >= len(r.calls) {
 			return r.suspend("pending_tools")
 		}
+		// Waiting runs no guest code: another cell may use the slot meanwhile.
+		r.dropSlot()
 		select {
 		case <-r.settled.wake: // delivered at the top of the loop
 		case <-r.outside.notify: // a call now waits for the host: check again
@@ -310,6 +323,14 @@ func (r *run) pump(ctx context.Context, deadline time.Time, resumed bool) Result
 		case <-ctx.Done():
 			return r.end(r.failure("", msgAborted))
 		}
+		ok, timedOut := r.rt.admit.reenter(ctx, timer.C)
+		switch {
+		case timedOut: // what settled is delivered on wait
+			return r.suspend("pending_tools")
+		case !ok:
+			return r.end(r.failure("", msgAborted))
+		}
+		r.slot = r.rt.admit != nil
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/codemode-go/codemode/core"
 	json "github.com/goccy/go-json"
@@ -192,6 +193,19 @@ func (h *Handler) exec(w http.ResponseWriter, r *http.Request, rc *requestContex
 	}
 	res := h.rt.Exec(r.Context(), core.CallInfo{Scope: req.Scope.core(), Principal: rc.principal, CallID: newCallID("exec")}, in)
 	rc.runID = res.RunID
+	writeResult(w, res)
+}
+
+// writeResult answers a run's result: 200, or 429 with Retry-After when the
+// runtime refused the cell at capacity (the client should try again; a
+// refused wait left its run suspended).
+func writeResult(w http.ResponseWriter, res core.Result) {
+	if res.RetryAfter > 0 {
+		secs := int64((res.RetryAfter + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+		writeError(w, &apiError{http.StatusTooManyRequests, CodeAtCapacity, res.Error})
+		return
+	}
 	writeJSON(w, http.StatusOK, res)
 }
 
@@ -207,7 +221,7 @@ func (h *Handler) wait(w http.ResponseWriter, r *http.Request, rc *requestContex
 	}
 	rc.runID = str(req.RunID)
 	res := h.rt.Wait(r.Context(), core.CallInfo{Scope: req.Scope.core(), Principal: rc.principal, CallID: newCallID("wait")}, core.WaitInput{RunID: str(req.RunID)})
-	writeJSON(w, http.StatusOK, res)
+	writeResult(w, res)
 }
 
 func (h *Handler) surface(w http.ResponseWriter, r *http.Request, rc *requestContext) {

@@ -128,6 +128,8 @@ func startRuntime(ctx context.Context, cfg *serverconfig.Config, log *slog.Logge
 		Config:     cfg.CodeMode,
 		Tools:      func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil },
 		MCPServers: servers,
+		// One runtime per process: its bound is the process's.
+		MaxRunningCells: cfg.MaxRunningCells,
 	})
 	if err != nil {
 		for _, s := range servers {

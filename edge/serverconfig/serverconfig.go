@@ -13,6 +13,7 @@
 //	  faultTools: false,                 // test-only tools that misbehave (a panicking one), for the soak
 //	  staticDir: "build/web",            // served at / (relative to this file)
 //	  maxBodyBytes: 4194304,             // request body limit
+//	  maxRunningCells: 4,                // cells running guest code at once (default: cores - 1, at least 1)
 //	  tools: { codeMode: { enabled: true, timeoutMs: 10000 } },
 //	  mcp: { servers: {
 //	    everything: { command: "npx", args: ["mcp-server-everything"], env: {}, cwd: "." },
@@ -59,6 +60,10 @@ type Config struct {
 	StaticDir string
 	// MaxBodyBytes bounds request bodies; 0 means edge's default.
 	MaxBodyBytes int64
+	// MaxRunningCells bounds the cells running guest code at once
+	// (core.Options.MaxRunningCells); 0 means the default, one per core but one.
+	// Native servers only: the Worker ignores it.
+	MaxRunningCells int
 	// MCPServers in file order.
 	MCPServers []MCPServer
 	// Tokens with every tokenEnv resolved.
@@ -238,7 +243,7 @@ func (d *decoder) stringMap(n *config.Node, path string) (map[string]string, err
 	return out, nil
 }
 
-var topKeys = []string{"listen", "exampleTools", "faultTools", "staticDir", "maxBodyBytes", "tools", "mcp", "auth", "cors"}
+var topKeys = []string{"listen", "exampleTools", "faultTools", "staticDir", "maxBodyBytes", "maxRunningCells", "tools", "mcp", "auth", "cors"}
 
 func (d *decoder) top(root *config.Node) (*Config, error) {
 	c := Default()
@@ -272,6 +277,12 @@ func (d *decoder) top(root *config.Node) (*Config, error) {
 				return d.errAt(v, path, "must be an integer between 1024 and 1073741824")
 			}
 			c.MaxBodyBytes = int64(f)
+		case "maxRunningCells":
+			f, ok := v.Float()
+			if v.Kind != config.KindNumber || !ok || f != float64(int(f)) || f < 1 || f > 4096 {
+				return d.errAt(v, path, "must be an integer between 1 and 4096 (omit it for one per core but one)")
+			}
+			c.MaxRunningCells = int(f)
 		case "tools":
 			err = d.object(v, path, []string{"codeMode"}, func(_ string, cm *config.Node, sub string) error {
 				return d.codeMode(cm, sub, c)
