@@ -111,7 +111,7 @@ func TestDeclarationsMatchTheGoWireTypes(t *testing.T) {
 	}
 	dts := string(b)
 	for _, c := range []struct {
-		iface string
+		iface  string
 		goType reflect.Type
 	}{
 		{"CodeModeTelemetry", reflect.TypeFor[catalog.Telemetry]()},
@@ -135,7 +135,7 @@ func TestDeclarationsMatchTheGoWireTypes(t *testing.T) {
 	}
 	full := core.Result{Value: json.RawMessage(`1`), RunID: "cm_1", Reason: "yield", Error: "e", Code: core.CodeTimeout,
 		PendingToolCalls: []core.PendingToolCall{{ID: "call_1", ToolID: "x", Kind: "call"}},
-		Output: []core.Output{{Type: "text", Text: "t"}}, RestartSafe: true}
+		Output:           []core.Output{{Type: "text", Text: "t"}}, RestartSafe: true}
 	optional := map[string]bool{"output": true, "pendingToolCalls": true, "code": true, "restartSafe": true}
 	for _, status := range []core.Status{core.StatusCompleted, core.StatusWaiting, core.StatusFailed} {
 		full.Status = status
