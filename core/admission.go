@@ -96,8 +96,11 @@ func (a *admission) leave() {
 func (rt *Runtime) busy(what string, tel Telemetry) Result {
 	n := cap(rt.admit.slots)
 	after := time.Duration(rt.cfg.TimeoutMs) * time.Millisecond
-	msg := "code mode is at capacity: " + strconv.Itoa(n) + " cells are already running in this process (maxRunningCells); " +
-		what + " retry in about " + strconv.Itoa(int((after+time.Second-1)/time.Second)) + " s."
+	msg := "code mode is at capacity: " + strconv.Itoa(n) + " cells are already running in this process (maxRunningCells); "
+	if what != "" {
+		msg += what + " "
+	}
+	msg += "retry in about " + strconv.Itoa(int((after+time.Second-1)/time.Second)) + " s."
 	res := failed(CodeRuntimeUnavailable, msg, tel)
 	res.RetryAfter = after
 	return res

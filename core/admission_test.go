@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"context"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -50,6 +51,13 @@ func TestAdmissionRefusesPastMaxRunningCells(t *testing.T) {
 	}
 	if v := value(t, exec(t, rt, `return 1`)); v != 1.0 {
 		t.Fatalf("after the busy cell: %v", v)
+	}
+}
+
+// The default leaves one core to the rest of the process.
+func TestDefaultMaxRunningCells(t *testing.T) {
+	if got, want := core.DefaultMaxRunningCells(), max(runtime.GOMAXPROCS(0)-1, 1); runtime.GOARCH != "wasm" && got != want {
+		t.Fatalf("DefaultMaxRunningCells() = %d, want %d", got, want)
 	}
 }
 

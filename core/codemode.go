@@ -91,6 +91,11 @@ type Options struct {
 	// (Result.RetryAfter; 429 over HTTP). 0 means DefaultMaxRunningCells (one
 	// per core but one, natively); a negative value means no bound.
 	MaxRunningCells int
+	// SuspendLimits bounds this runtime's suspended runs (count and snapshot
+	// bytes); nil gives the runtime its own, NewSuspendLimits(0, 0) (the
+	// spec's 64 runs, MaxSuspendedBytes). Runtimes sharing a process's memory
+	// on purpose pass the same one.
+	SuspendLimits *SuspendLimits
 	// RelayOnly builds a runtime that never loads QuickJS: it serves Catalog,
 	// CallTool and Surface, and Exec and Wait answer runtime_unavailable. A
 	// stateless front whose cells run elsewhere (the Cloudflare Worker's Go
@@ -112,8 +117,10 @@ type Options struct {
 	// panic value, a tool left out of the catalog and why, a broken plugin
 	// namespace, an engine trap. Nil discards these records.
 	Logger *slog.Logger
-	// Namespaces is the plugin namespace registry runs resolve against; nil is
-	// the process default (namespace.Default).
+	// Namespaces is the plugin namespace registry runs resolve against; nil
+	// gives the runtime its own, empty one. Runtimes that should see the same
+	// registrations share one on purpose (namespace.Default is the process's,
+	// for hosts that want it).
 	Namespaces *namespace.Registry
 }
 
@@ -135,6 +142,8 @@ type Runtime struct {
 	life      lifecycle
 	releaseMu sync.Once
 	admit     *admission // nil: unbounded
+	suspended *SuspendLimits
+	memo      *catalog.RenderCache // schema renderings of this runtime's catalogs
 }
 
 // New validates the config and loads QuickJS-WASI. A failure here is the spec's
@@ -170,10 +179,14 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opts.Namespaces == nil {
-		opts.Namespaces = namespace.Default()
+		opts.Namespaces = namespace.NewRegistry()
+	}
+	if opts.SuspendLimits == nil {
+		opts.SuspendLimits = NewSuspendLimits(0, 0)
 	}
 	if opts.RelayOnly {
-		rt := &Runtime{opts: opts, cfg: opts.Config, store: newStore(time.Duration(opts.Config.SnapshotTtlSeconds)*time.Second, now), now: now}
+		rt := &Runtime{opts: opts, cfg: opts.Config, store: newStore(time.Duration(opts.Config.SnapshotTtlSeconds)*time.Second, now, opts.SuspendLimits), now: now,
+			suspended: opts.SuspendLimits, memo: new(catalog.RenderCache)}
 		rt.life.released = make(chan struct{})
 		return rt, nil
 	}
@@ -215,7 +228,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	if maxRunning == 0 {
 		maxRunning = DefaultMaxRunningCells()
 	}
-	rt := &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(ttl, now), now: now, ownEngine: own, admit: newAdmission(maxRunning)}
+	rt := &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(ttl, now, opts.SuspendLimits), now: now, ownEngine: own, admit: newAdmission(maxRunning), suspended: opts.SuspendLimits, memo: new(catalog.RenderCache)}
 	rt.life.released = make(chan struct{})
 	return rt, nil
 }

@@ -294,7 +294,7 @@ func (rt *Runtime) buildCatalog(ctx context.Context, scope Scope) (*catalog.Cata
 // tool is the host's to fix: the model gets the rest of the catalog, the host's
 // log gets the Spec field to fix.
 func (rt *Runtime) buildOptions(scope Scope) catalog.BuildOptions {
-	return catalog.BuildOptions{Policy: rt.opts.Policy, Scope: scope, Hooks: rt.opts.Hooks,
+	return catalog.BuildOptions{Policy: rt.opts.Policy, Scope: scope, Hooks: rt.opts.Hooks, RenderCache: rt.memo,
 		Skip: func(err error) { rt.opts.Logger.Warn("code mode: tool left out of the catalog", "error", err.Error()) }}
 }
 

@@ -67,7 +67,7 @@ func (rt *Runtime) Catalog(ctx context.Context, scope Scope) (RemoteCatalog, err
 		}
 	}
 	decls := apifiles.DeclsFromSpecs(specs)
-	files := apifiles.Render(decls)
+	files := apifiles.RenderWith(decls, rt.memo)
 	infos, _ := files.List("")
 	for _, d := range decls {
 		srv := serverNamed(servers, d.Name)

@@ -1,9 +1,9 @@
 package core
 
 import (
-	"time"
 	"github.com/codemode-go/codemode/core/catalog"
 	json "github.com/goccy/go-json"
+	"time"
 )
 
 // Status is the CodeModeResult discriminator.

@@ -56,7 +56,7 @@ type run struct {
 	seq     int
 	timers  runTimers
 
-	// snapCharged is what snap counts against MaxSuspendedBytes.
+	// snapCharged is what snap counts against the runtime's SuspendLimits.
 	snapCharged int64
 
 	// per exec/wait call
@@ -68,7 +68,7 @@ type run struct {
 
 	// store bookkeeping, guarded by the store's lock
 	state   runState
-	place   bool        // holds one of the process's 64 suspended-run places
+	place   bool        // holds one of the SuspendLimits' places
 	expires time.Time   // by the runtime's clock (Options.Now)
 	expiry  *time.Timer // ends the suspended run at its TTL
 	armed   uint64      // generation of expiry (store.armLocked), under the store's lock
@@ -123,7 +123,7 @@ func (r *run) init() error {
 		}
 	}
 	decls := apifiles.DeclsFromSpecs(mcpSpecs)
-	r.files = apifiles.Render(decls)
+	r.files = apifiles.RenderWith(decls, r.rt.memo)
 	r.mcpSafe = apifiles.SafeNames(decls)
 	r.openclawIDs = map[[2]string]string{}
 	for _, e := range r.cat.Entries() {
@@ -387,7 +387,7 @@ func (r *run) suspend(reason string) Result {
 		return r.end(r.failure(CodeSnapshotLimitExceeded, "code mode snapshot of "+strconv.Itoa(snap.Bytes())+" bytes exceeds maxSnapshotBytes ("+strconv.FormatInt(max, 10)+")."))
 	}
 	if !r.holdSnap(snap) {
-		return r.end(r.failure(CodeSnapshotLimitExceeded, msgSuspendedBudget(snap.Bytes())))
+		return r.end(r.failure(CodeSnapshotLimitExceeded, r.rt.msgSuspendedBudget(snap.Bytes())))
 	}
 	if msg := r.rt.store.suspend(r); msg != "" {
 		r.freeSnap()

@@ -240,7 +240,7 @@ func TestOutputHintOnlyForCompleteTrustedSchemas(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			e := makeEntry("x", Spec{Name: "x", Source: tc.source, Owner: "o", OutputSchema: json.RawMessage(tc.schema)})
+			e := makeEntry("x", Spec{Name: "x", Source: tc.source, Owner: "o", OutputSchema: json.RawMessage(tc.schema)}, nil)
 			if e.Output != tc.want {
 				t.Fatalf("output %q, want %q", e.Output, tc.want)
 			}

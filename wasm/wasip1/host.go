@@ -17,6 +17,7 @@ import (
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/examples/toolset"
 	"github.com/codemode-go/codemode/internal/jsonin"
 )
@@ -233,12 +234,16 @@ func (h *Host) create(ctx context.Context, req []byte) (any, error) {
 		seen[d.Name] = true
 		tools = append(tools, hostTool{decl: d, calls: calls})
 	}
+	var ns *namespace.Registry
 	if in.ExampleTools {
 		ex, err := toolset.Tools()
 		if err != nil {
 			return nil, err
 		}
 		tools = append(tools, ex...)
+		if ns, err = toolset.Namespaces(); err != nil {
+			return nil, err
+		}
 	}
 	h.mu.Lock()
 	full := len(h.runtimes) >= MaxRuntimes
@@ -247,7 +252,7 @@ func (h *Host) create(ctx context.Context, req []byte) (any, error) {
 		return nil, badInput("create_runtime: this instance already holds %d runtimes (close_runtime one first)", MaxRuntimes)
 	}
 	rt, err := core.New(ctx, core.Options{Config: cfg, Interpreter: h.Interpreter, Deterministic: in.Deterministic,
-		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }})
+		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }, Namespaces: ns})
 	if err != nil {
 		var ue *core.UnavailableError
 		if errors.As(err, &ue) {
