@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	gojson "github.com/goccy/go-json"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codemode-go/codemode/core/catalog"
@@ -410,8 +411,11 @@ func nonNil[T any](xs []T) []T {
 	return xs
 }
 
+// bounded encodes an MCP result (every tool call's, on the nested-call path)
+// with goccy/go-json, the hot paths' one JSON library (measured against
+// encoding/json and encoding/json/v2: tests/bench/RESULTS.md, "JSON library").
 func bounded(server, what string, v any) (json.RawMessage, error) {
-	raw, err := json.Marshal(v)
+	raw, err := gojson.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("mcp: %s: %s: result is not JSON: %v", server, what, err)
 	}
@@ -428,7 +432,7 @@ func boundedRaw(server, what string, raw json.RawMessage) (json.RawMessage, erro
 		return nil, fmt.Errorf("mcp: %s: %s: result is %d bytes, limit %d", server, what, len(raw), MaxPayloadBytes)
 	}
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil {
+	if err := gojson.Unmarshal(raw, &obj); err != nil {
 		return nil, fmt.Errorf("mcp: %s: %s: the relayed result is not a JSON object", server, what)
 	}
 	return raw, nil

@@ -20,6 +20,7 @@ import (
 	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/examples/toolset"
 	"github.com/codemode-go/codemode/internal/jsonin"
+	gojson "github.com/goccy/go-json"
 )
 
 // Ops are the request kinds Handle answers, one export each.
@@ -75,10 +76,12 @@ func Reply(v any, err error) []byte {
 		if !errors.As(err, &e) {
 			e = &Error{Code: core.CodeInternalError, Message: err.Error()}
 		}
-		b, _ := json.Marshal(map[string]*Error{"error": e})
+		b, _ := gojson.Marshal(map[string]*Error{"error": e})
 		return b
 	}
-	b, merr := json.Marshal(map[string]any{"ok": v})
+	// Every exec and wait answer: goccy/go-json, the hot paths' one JSON
+	// library (tests/bench/RESULTS.md, "JSON library").
+	b, merr := gojson.Marshal(map[string]any{"ok": v})
 	if merr != nil {
 		return Reply(nil, &Error{Code: core.CodeInternalError, Message: "the answer could not be encoded as JSON"})
 	}
