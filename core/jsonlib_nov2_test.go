@@ -1,5 +1,5 @@
 //go:build !goexperiment.jsonv2
 
-package main
+package core
 
-var extraLibs []lib
+var jsonV2 []jsonLib

@@ -1,7 +1,0 @@
-//go:build goexperiment.jsonv2
-
-package main
-
-import jsonv2 "encoding/json/v2"
-
-var extraLibs = []lib{{"encoding/json/v2", func(v any) ([]byte, error) { return jsonv2.Marshal(v) }, func(b []byte, v any) error { return jsonv2.Unmarshal(b, v) }}}
