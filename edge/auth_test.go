@@ -2,9 +2,7 @@ package edge_test
 
 import (
 	"bytes"
-	"io"
 	"log/slog"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -43,18 +41,11 @@ func TestTwoCredentialsAreRefused(t *testing.T) {
 	srv := newServer(t, edge.Options{Tokens: []edge.Token{{Principal: "alice", Token: aliceToken}, {Principal: "bob", Token: bobToken}}})
 	body := `{"code":"return 1",` + scope + `}`
 	send := func(vals ...string) answer {
-		req, _ := http.NewRequest("POST", srv.URL+"/v1/exec", strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
+		var hdr []string
 		for _, v := range vals {
-			req.Header.Add("Authorization", v)
+			hdr = append(hdr, "Authorization", v)
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		return answer{resp.StatusCode, resp.Header, b}
+		return do(t, "POST", srv.URL+"/v1/exec", "", body, hdr...)
 	}
 	for _, vals := range [][]string{
 		{"Bearer " + aliceToken, "Bearer " + bobToken},
