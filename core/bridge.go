@@ -213,6 +213,7 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 	id := r.nextID("call")
 	r.calls[id] = &pendingCall{id: id, kind: req.Op, toolID: toolID, res: res}
 	ctx, done := r.jobContext()
+	ctx = context.WithValue(ctx, pendingKey{}, id)
 	settled := r.settled
 	go func() {
 		defer done()
@@ -323,6 +324,11 @@ func (r *run) catalogJob(id string, via catalog.Via, input json.RawMessage, shap
 	}
 	o := r.outside
 	return func(ctx context.Context) (any, error) {
+		cc := cc
+		pending, _ := ctx.Value(pendingKey{}).(string)
+		cc.Update = func(p catalog.Result) {
+			r.updates.send(ToolUpdate{RunID: r.id, CallID: pending, ToolID: id, Partial: p})
+		}
 		res, err := r.cat.Call(context.WithValue(ctx, outsideKey{}, o), id, input, cc)
 		if err != nil {
 			return nil, err
@@ -345,12 +351,7 @@ func (r *run) server(name string) *mcp.Server {
 	if _, visible := r.mcpIDs[name]; !visible {
 		return nil
 	}
-	for _, s := range r.rt.opts.MCPServers {
-		if s.Name() == name {
-			return s
-		}
-	}
-	return nil
+	return serverNamed(r.servers, name)
 }
 
 // plainMessage bounds an error message for the guest.

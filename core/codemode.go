@@ -36,15 +36,25 @@ const (
 // policy (allow/deny) on top.
 type ToolSource func(ctx context.Context, scope catalog.Scope) ([]catalog.Tool, error)
 
+// MCPSource returns the MCP servers a run of scope sees, beyond
+// Options.MCPServers; the core applies the catalog policy to their tools.
+type MCPSource func(ctx context.Context, scope catalog.Scope) ([]*mcp.Server, error)
+
 // Options configures a Runtime.
 type Options struct {
 	// Config is tools.codeMode; it must be valid and enabled.
 	Config config.Config
 	// Tools supplies each run's effective tools.
 	Tools ToolSource
-	// MCPServers are connected MCP servers; their tools join every run's catalog
-	// as mcp:<server>:<tool> and are reached through MCP.<server>.
+	// MCPServers are connected MCP servers every scope sees (the operator's
+	// servers): their tools join every run's catalog as mcp:<name>:<tool> and
+	// are reached through MCP.<name>.
 	MCPServers []*mcp.Server
+	// MCP supplies the MCP servers of one scope on top of MCPServers, resolved
+	// per run like Tools: an agent's, session's or sender's own servers never
+	// appear in another scope's catalog, declaration files or MCP namespace.
+	// A server whose name is already taken in the run is left out (logged).
+	MCP MCPSource
 	// NamespaceConfig is handed to plugin namespaces' createScope as ctx.Config.
 	NamespaceConfig []byte
 	// Policy and Hooks apply to every run's catalog.
@@ -75,6 +85,17 @@ type Options struct {
 	// during CPU work (a deployed Cloudflare Worker), where it is what stops a
 	// long built-in; 0 (the default) means no such bound, the deadline does.
 	PollsPerSecond int64
+	// MaxRunningCells bounds the cells whose guest code runs at once in this
+	// Runtime; a cell waiting for its tool calls does not count. A new exec or
+	// wait queues at most AdmissionWait for a slot, then fails at capacity
+	// (Result.RetryAfter; 429 over HTTP). 0 means DefaultMaxRunningCells (one
+	// per core but one, natively); a negative value means no bound.
+	MaxRunningCells int
+	// SuspendLimits bounds this runtime's suspended runs (count and snapshot
+	// bytes); nil gives the runtime its own, NewSuspendLimits(0, 0) (the
+	// spec's 64 runs, MaxSuspendedBytes). Runtimes sharing a process's memory
+	// on purpose pass the same one.
+	SuspendLimits *SuspendLimits
 	// RelayOnly builds a runtime that never loads QuickJS: it serves Catalog,
 	// CallTool and Surface, and Exec and Wait answer runtime_unavailable. A
 	// stateless front whose cells run elsewhere (the Cloudflare Worker's Go
@@ -96,8 +117,10 @@ type Options struct {
 	// panic value, a tool left out of the catalog and why, a broken plugin
 	// namespace, an engine trap. Nil discards these records.
 	Logger *slog.Logger
-	// Namespaces is the plugin namespace registry runs resolve against; nil is
-	// the process default (namespace.Default).
+	// Namespaces is the plugin namespace registry runs resolve against; nil
+	// gives the runtime its own, empty one. Runtimes that should see the same
+	// registrations share one on purpose (namespace.Default is the process's,
+	// for hosts that want it).
 	Namespaces *namespace.Registry
 }
 
@@ -121,6 +144,9 @@ type Runtime struct {
 	ownEngine engine.Engine
 	life      lifecycle
 	releaseMu sync.Once
+	admit     *admission // nil: unbounded
+	suspended *SuspendLimits
+	memo      *catalog.RenderCache // schema renderings of this runtime's catalogs
 }
 
 // New validates the config and loads QuickJS-WASI. A failure here is the spec's
@@ -156,10 +182,14 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opts.Namespaces == nil {
-		opts.Namespaces = namespace.Default()
+		opts.Namespaces = namespace.NewRegistry()
+	}
+	if opts.SuspendLimits == nil {
+		opts.SuspendLimits = NewSuspendLimits(0, 0)
 	}
 	if opts.RelayOnly {
-		rt := &Runtime{opts: opts, cfg: opts.Config, store: newStore(time.Duration(opts.Config.SnapshotTtlSeconds)*time.Second, now), now: now}
+		rt := &Runtime{opts: opts, cfg: opts.Config, store: newStore(time.Duration(opts.Config.SnapshotTtlSeconds)*time.Second, now, opts.SuspendLimits), now: now,
+			suspended: opts.SuspendLimits, memo: new(catalog.RenderCache)}
 		rt.life.released = make(chan struct{})
 		return rt, nil
 	}
@@ -197,7 +227,11 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		return nil, &UnavailableError{Err: err}
 	}
 	ttl := time.Duration(opts.Config.SnapshotTtlSeconds) * time.Second
-	rt := &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(ttl, now), now: now, ownEngine: own}
+	maxRunning := opts.MaxRunningCells
+	if maxRunning == 0 {
+		maxRunning = DefaultMaxRunningCells()
+	}
+	rt := &Runtime{opts: opts, cfg: opts.Config, qjs: q, store: newStore(ttl, now, opts.SuspendLimits), now: now, ownEngine: own, admit: newAdmission(maxRunning), suspended: opts.SuspendLimits, memo: new(catalog.RenderCache)}
 	rt.life.released = make(chan struct{})
 	return rt, nil
 }

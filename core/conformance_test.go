@@ -141,8 +141,8 @@ func TestSpecWait_RestartSafeWaitBlocksUntilACallSettles(t *testing.T) {
 // plain cells keep working, and surface and exec agree on what is visible.
 func TestSpecNamespaces_BrokenRegistrationIsSkippedAndReported(t *testing.T) {
 	const plugin = "brokenplug"
-	t.Cleanup(func() { namespace.ClearForPlugin(plugin) })
-	if err := namespace.RegisterForPlugin(plugin, namespace.Registration{
+	reg := issuesRegistry(t)
+	if err := reg.RegisterForPlugin(plugin, namespace.Registration{
 		ID: "broken", GlobalName: "Broken", Description: "broken namespace", RequiredToolNames: []string{"broken_tool"},
 		CreateScope: func(namespace.ScopeContext) (any, error) { return nil, errors.New("no credentials") },
 	}); err != nil {
@@ -152,6 +152,7 @@ func TestSpecNamespaces_BrokenRegistrationIsSkippedAndReported(t *testing.T) {
 	var logged lockedLog
 	rt := newRuntimeWith(t, nil, func(o *core.Options) {
 		o.Logger = slog.New(slog.NewTextHandler(&logged, nil))
+		o.Namespaces = reg
 	}, tool)
 	got := value(t, exec(t, rt, `return [typeof Issues, typeof Broken, Object.keys(namespaces).sort()]`))
 	if jsonText(got) != `["object","undefined",["Issues"]]` {

@@ -5,11 +5,13 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"slices"
 	"strings"
 
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/internal/cellcheck"
+	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/core/namespace"
 	json "github.com/goccy/go-json"
 )
@@ -49,6 +51,28 @@ type CallInfo struct {
 	// principal is answered exactly as one for an unknown runId, so a runId
 	// reveals nothing across principals.
 	Principal string
+	// OnUpdate, when set, receives the streamed partial results of the run's
+	// nested tool calls (catalog.Call.Update) while this exec or wait drives
+	// the run: the spec's streaming updates of nested calls. Updates of a
+	// suspended run have no caller and are dropped; the final result still
+	// reaches the guest. It is called from the tools' goroutines, possibly
+	// concurrently, never after Exec or Wait returned; it must not block.
+	OnUpdate func(ToolUpdate)
+}
+
+// ToolUpdate is one streamed partial result of a nested tool call.
+type ToolUpdate struct {
+	// RunID is the run making the call ("" for a relayed CallTool).
+	RunID string `json:"runId,omitempty"`
+	// CallID is the nested call: the id pendingToolCalls shows for it (the
+	// relay's callId for CallTool).
+	CallID string `json:"callId"`
+	// ParentCallID is the exec or wait call driving the run.
+	ParentCallID string `json:"parentCallId,omitempty"`
+	// ToolID is the catalog id of the tool.
+	ToolID string `json:"toolId"`
+	// Partial is what the tool streamed.
+	Partial catalog.Result `json:"partial"`
 }
 
 // Exec runs one cell. It always returns a Result; failures are results too.
@@ -79,7 +103,7 @@ func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []
 	if ctx.Err() != nil {
 		return failed("", msgAborted, Telemetry{}), nil, lang
 	}
-	cat, visible, err := rt.buildCatalog(ctx, call.Scope)
+	cat, visible, servers, err := rt.buildCatalog(ctx, call.Scope)
 	var tel Telemetry
 	if cat != nil {
 		tel = cat.Telemetry(visible)
@@ -124,10 +148,19 @@ func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []
 		}
 		src, lines = js, lm
 	}
+	if !rt.admit.enter(ctx) {
+		if ctx.Err() != nil {
+			return failed("", msgAborted, tel), nil, lang
+		}
+		return rt.busy("", tel), nil, lang
+	}
 	r := &run{
 		rt: rt, id: newRunID(), scope: call.Scope, principal: call.Principal, parentCallID: call.CallID,
-		cat: cat, visible: visible, restartSafe: in.RestartSafe, cell: newCellText(src, lines),
+		cat: cat, visible: visible, servers: servers, restartSafe: in.RestartSafe, cell: newCellText(src, lines), slot: true,
 	}
+	defer r.dropSlot()
+	r.updates.set(call.OnUpdate, call.CallID)
+	defer r.updates.set(nil, "")
 	if err := r.init(); err != nil {
 		rt.opts.Logger.Error("code mode: plugin namespace setup failed", "run", r.id, "error", err.Error())
 		r.discard()
@@ -172,17 +205,28 @@ func (rt *Runtime) wait(ctx context.Context, call CallInfo, in WaitInput, ev cat
 	if _, err := rt.opts.Hooks.RunBefore(ctx, ev); err != nil {
 		return refuse(CodeInvalidInput, err.Error())
 	}
+	if !rt.admit.enter(ctx) {
+		if ctx.Err() != nil {
+			return refuse("", msgAborted)
+		}
+		return rt.busy("the run stays suspended:", rt.scopeTelemetry(ctx, call.Scope)), nil
+	}
 	r, msg := rt.store.take(in.RunID, call.Principal, call.Scope)
 	if r == nil {
+		rt.admit.leave()
 		return refuse(CodeInvalidInput, msg)
 	}
+	r.slot = true
+	defer r.dropSlot()
+	r.updates.set(call.OnUpdate, call.CallID)
+	defer r.updates.set(nil, "")
 	return r.resume(ctx, call.CallID), r
 }
 
 // scopeTelemetry is the telemetry of a call that has no run: the caller's
 // catalog counts and model-visible tool names, with no calls counted.
 func (rt *Runtime) scopeTelemetry(ctx context.Context, scope Scope) Telemetry {
-	cat, visible, err := rt.buildCatalog(context.WithoutCancel(ctx), scope)
+	cat, visible, _, err := rt.buildCatalog(context.WithoutCancel(ctx), scope)
 	if err != nil || cat == nil {
 		return Telemetry{}
 	}
@@ -228,12 +272,13 @@ func (rt *Runtime) checkInput(in ExecInput) (src, lang, msg string) {
 	return src, lang, ""
 }
 
-// buildCatalog builds the run-scoped catalog and the model-visible tool names
-// (exec, wait and the direct-only tools kept visible).
-func (rt *Runtime) buildCatalog(ctx context.Context, scope Scope) (*catalog.Catalog, []string, error) {
-	tools, err := rt.effectiveTools(ctx, scope)
+// buildCatalog builds the run-scoped catalog, the model-visible tool names
+// (exec, wait and the direct-only tools kept visible) and the MCP servers the
+// scope sees (whose resources and prompts the run may read).
+func (rt *Runtime) buildCatalog(ctx context.Context, scope Scope) (*catalog.Catalog, []string, []*mcp.Server, error) {
+	tools, servers, err := rt.effectiveTools(ctx, scope)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	visible := []string{"exec", "wait"}
 	for _, t := range tools {
@@ -242,31 +287,71 @@ func (rt *Runtime) buildCatalog(ctx context.Context, scope Scope) (*catalog.Cata
 		}
 	}
 	cat, err := catalog.Build(tools, rt.buildOptions(scope))
-	return cat, visible, err
+	return cat, visible, servers, err
 }
 
 // buildOptions are the catalog options of every run of scope. A host's broken
 // tool is the host's to fix: the model gets the rest of the catalog, the host's
 // log gets the Spec field to fix.
 func (rt *Runtime) buildOptions(scope Scope) catalog.BuildOptions {
-	return catalog.BuildOptions{Policy: rt.opts.Policy, Scope: scope, Hooks: rt.opts.Hooks,
+	return catalog.BuildOptions{Policy: rt.opts.Policy, Scope: scope, Hooks: rt.opts.Hooks, RenderCache: rt.memo,
 		Skip: func(err error) { rt.opts.Logger.Warn("code mode: tool left out of the catalog", "error", err.Error()) }}
 }
 
 // effectiveTools is the run's tool list before the catalog policy: the host's
-// tools for scope, then every connected MCP server's tools.
-func (rt *Runtime) effectiveTools(ctx context.Context, scope Scope) ([]catalog.Tool, error) {
+// tools for scope, then the tools of every MCP server the scope sees.
+func (rt *Runtime) effectiveTools(ctx context.Context, scope Scope) ([]catalog.Tool, []*mcp.Server, error) {
 	var tools []catalog.Tool
 	if rt.opts.Tools != nil {
 		var err error
 		if tools, err = rt.opts.Tools(ctx, scope); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	for _, srv := range rt.opts.MCPServers {
+	servers, err := rt.mcpServers(ctx, scope)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, srv := range servers {
 		tools = append(tools, srv.Tools()...)
 	}
-	return tools, nil
+	return tools, servers, nil
+}
+
+// mcpServers are the MCP servers a run of scope sees: Options.MCPServers,
+// then what Options.MCP resolves for the scope. Names are unique in a run
+// (they make the catalog ids and MCP.<name>): a later server with a name
+// already taken is left out and logged, never merged.
+func (rt *Runtime) mcpServers(ctx context.Context, scope Scope) ([]*mcp.Server, error) {
+	if rt.opts.MCP == nil {
+		return rt.opts.MCPServers, nil
+	}
+	more, err := rt.opts.MCP(ctx, scope)
+	if err != nil {
+		return nil, err
+	}
+	out := slices.Clone(rt.opts.MCPServers)
+	for _, s := range more {
+		if s == nil {
+			continue
+		}
+		if serverNamed(out, s.Name()) != nil {
+			rt.opts.Logger.Warn("code mode: MCP server left out of the run: its name is taken", "server", s.Name())
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// serverNamed is the server of that name among servers, or nil.
+func serverNamed(servers []*mcp.Server, name string) *mcp.Server {
+	for _, s := range servers {
+		if s.Name() == name {
+			return s
+		}
+	}
+	return nil
 }
 
 // resolveNamespaces keeps the plugin namespaces whose required tools are all

@@ -37,9 +37,15 @@ func newRuntimeOver(t testing.TB, tools []catalog.Tool, mod func(*config.Config)
 	o := core.Options{
 		Config: cfg,
 		Tools:  func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil },
+		// Tests run cells side by side on loaded machines; admission control
+		// has its own tests (admission_test.go) with their own bounds.
+		MaxRunningCells: -1,
 	}
 	if opts != nil {
 		opts(&o)
+	}
+	if o.Namespaces == nil { // the example toolset's Issues namespace, this runtime's own
+		o.Namespaces = issuesRegistry(t)
 	}
 	rt, err := core.New(context.Background(), o)
 	if err != nil {

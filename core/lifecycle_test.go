@@ -153,9 +153,13 @@ func TestSpecLebenszyklus_ExpiryIsEagerAtTheTTL(t *testing.T) {
 }
 
 // Spec "Lebenszyklus von Lauf und Snapshot": at most 64 suspended runs per
-// process, counted across every Runtime, refused with the spec's message.
+// process, counted across the runtimes that share one SuspendLimits, refused
+// with the spec's message; a runtime with its own limits is not affected
+// (nothing is process-wide by accident).
 func TestSpecLebenszyklus_64SuspendedRunsPerProcessAcrossRuntimes(t *testing.T) {
-	a, b := newRuntime(t, nil), newRuntime(t, nil)
+	shared := core.NewSuspendLimits(0, 0)
+	share := func(o *core.Options) { o.SuspendLimits = shared }
+	a, b := newRuntimeWith(t, nil, share), newRuntimeWith(t, nil, share)
 	var ids [2][]string
 	for i := 0; i < 64; i++ {
 		rt := []*core.Runtime{a, b}[i%2]
@@ -167,6 +171,15 @@ func TestSpecLebenszyklus_64SuspendedRunsPerProcessAcrossRuntimes(t *testing.T) 
 	}
 	for _, rt := range []*core.Runtime{a, b} {
 		mustFail(t, exec(t, rt, `await yield_control(); return 7`), core.CodeInvalidInput, "too many suspended code mode runs.")
+	}
+	if shared.Runs() != 64 {
+		t.Fatalf("shared limits count %d runs", shared.Runs())
+	}
+	own := newRuntime(t, nil)
+	if r := exec(t, own, `await yield_control(); return 7`); r.Status != core.StatusWaiting {
+		t.Fatalf("a runtime with its own limits was refused: %+v", r)
+	} else {
+		own.Abort(testScope, r.RunID)
 	}
 	// A run that is resumed and suspends again keeps its place.
 	r := exec(t, a, `await yield_control(); await yield_control(); return 8`)

@@ -3,6 +3,7 @@
 package core_test
 
 import (
+	"context"
 	"slices"
 	"strings"
 	"testing"
@@ -249,5 +250,75 @@ func TestMCPServerHiddenByPolicyIsInvisible(t *testing.T) {
 	}
 	if tel := exec(t, rt, `return 1`).Telemetry; tel.CatalogBySource.MCP != 0 {
 		t.Fatalf("telemetry counts hidden MCP tools: %+v", tel)
+	}
+}
+
+// TestRestartSafeTrustsTheHostNotTheServer: server-everything marks echo
+// readOnlyHint: true, but that is the server's own claim, so a restartSafe run
+// refuses it (naming the tool and why) until the host vouches for it.
+func TestRestartSafeTrustsTheHostNotTheServer(t *testing.T) {
+	srv := connectEverythingStdio(t, "everything")
+	if !slices.Contains(srv.ReadOnlyHints(), "echo") {
+		t.Fatalf("server-everything no longer hints echo as read-only: %v", srv.ReadOnlyHints())
+	}
+	rt := newRuntimeWith(t, nil, func(o *core.Options) { o.MCPServers = []*mcp.Server{srv} })
+	cell := core.ExecInput{RestartSafe: true, Code: `try { await MCP.everything.echo({message: "x"}); return "ran"; } catch (e) { return e.message; }`}
+	msg, _ := value(t, execAs(rt, "exec_rs", cell)).(string)
+	if !strings.Contains(msg, `"mcp:everything:echo"`) || !strings.Contains(msg, "readOnlyHint is not trusted") {
+		t.Fatalf("restartSafe run with the server's own hint: %q", msg)
+	}
+	if err := srv.TrustReadOnly("echo"); err != nil {
+		t.Fatal(err)
+	}
+	r := waitDone(t, rt, execAs(rt, "exec_rs2", cell), 40)
+	if msg, _ := value(t, r).(string); msg != "ran" {
+		t.Fatalf("restartSafe run after TrustReadOnly(echo): %q", msg)
+	}
+}
+
+// TestMCPServersPerScope: Options.MCP resolves servers per run, so one
+// agent's server is in its catalog, MCP namespace, declaration files and relay
+// answers, and nowhere in another agent's; a second server of a name the run
+// already has is left out rather than merged.
+func TestMCPServersPerScope(t *testing.T) {
+	srv := connectEverythingStdio(t, "everything")
+	dup := connectEverythingStdio(t, "everything")
+	rt := newRuntimeWith(t, nil, func(o *core.Options) {
+		o.MCP = func(_ context.Context, s core.Scope) ([]*mcp.Server, error) {
+			if s.AgentID == "owner" {
+				return []*mcp.Server{srv, nil}, nil
+			}
+			if s.AgentID == "twice" {
+				return []*mcp.Server{srv, dup}, nil
+			}
+			return nil, nil
+		}
+	})
+	cell := core.ExecInput{Code: `return [Object.keys(MCP), (await API.list("mcp")).map((f) => f.path)]`}
+	for _, tc := range []struct {
+		agent, want string
+		mcp         int
+	}{
+		{"owner", `[["everything"],["mcp/everything.d.ts","mcp/index.d.ts"]]`, 1},
+		{"twice", `[["everything"],["mcp/everything.d.ts","mcp/index.d.ts"]]`, 1},
+		{"other", `[[],["mcp/index.d.ts"]]`, 0},
+	} {
+		scope := core.Scope{AgentID: tc.agent, SessionID: "s"}
+		r := rt.Exec(context.Background(), core.CallInfo{Scope: scope}, cell)
+		if got := jsonText(value(t, r)); got != tc.want {
+			t.Errorf("%s sees %s, want %s", tc.agent, got, tc.want)
+		}
+		cat, err := rt.Catalog(context.Background(), scope)
+		if err != nil || len(cat.MCPServers) != tc.mcp {
+			t.Errorf("%s: relay catalog has %d MCP servers (%v), want %d", tc.agent, len(cat.MCPServers), err, tc.mcp)
+		}
+		_, terr := rt.ReadMCP(context.Background(), core.CallInfo{Scope: scope}, core.MCPRead{Server: "everything", Prompt: "simple-prompt"})
+		if (terr == nil) != (tc.mcp == 1) {
+			t.Errorf("%s: reading the server's prompt: %v", tc.agent, terr)
+		}
+		_, terr = rt.CallTool(context.Background(), core.CallInfo{Scope: scope}, "mcp:everything:echo", []byte(`{"message":"x"}`))
+		if (terr == nil) != (tc.mcp == 1) {
+			t.Errorf("%s: relaying the server's tool: %v", tc.agent, terr)
+		}
 	}
 }

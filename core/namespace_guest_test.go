@@ -11,7 +11,9 @@ import (
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/core/namespace/issuesdemo"
+	"github.com/codemode-go/codemode/examples/toolset"
 )
 
 // The guest-side items of the spec's namespace checklist ("Testprüfliste"),
@@ -281,5 +283,34 @@ func TestNamespaceChecklist_PromptOnlyWhenToolsVisibleInGuest(t *testing.T) {
 				t.Errorf("guest sees Issues = %v, want %v", v, tc.visible)
 			}
 		})
+	}
+}
+
+// A runtime without Options.Namespaces has a registry of its own: what is
+// registered in the process default is not in its runs (no process-wide state
+// by accident); a runtime given the default on purpose sees it.
+func TestNamespaceRegistryIsPerRuntime(t *testing.T) {
+	t.Cleanup(func() { namespace.ClearForPlugin(issuesdemo.PluginID) })
+	if err := issuesdemo.Register(); err != nil { // the process default
+		t.Fatal(err)
+	}
+	tools, err := toolset.Tools()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Enabled = true
+	own, err := core.New(context.Background(), core.Options{Config: cfg,
+		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer own.Close(context.Background())
+	shared := newRuntimeWith(t, nil, func(o *core.Options) { o.Namespaces = namespace.Default() })
+	if got := value(t, exec(t, own, `return typeof Issues`)); got != "undefined" {
+		t.Fatalf("a runtime's own registry sees %v", got)
+	}
+	if got := value(t, exec(t, shared, `return typeof Issues`)); got != "object" {
+		t.Fatalf("the shared default registry: %v", got)
 	}
 }

@@ -54,7 +54,7 @@ type RemoteFile struct {
 // MCP servers, policy, scope filtering, control and direct-only tools left out)
 // and exports it.
 func (rt *Runtime) Catalog(ctx context.Context, scope Scope) (RemoteCatalog, error) {
-	cat, _, err := rt.buildCatalog(ctx, scope)
+	cat, _, servers, err := rt.buildCatalog(ctx, scope)
 	if err != nil {
 		return RemoteCatalog{}, errors.New("code mode could not build the tool catalog: " + plainMessage(err))
 	}
@@ -68,10 +68,10 @@ func (rt *Runtime) Catalog(ctx context.Context, scope Scope) (RemoteCatalog, err
 		}
 	}
 	decls := apifiles.DeclsFromSpecs(specs)
-	files := apifiles.Render(decls)
+	files := apifiles.RenderWith(decls, rt.memo)
 	infos, _ := files.List("")
 	for _, d := range decls {
-		srv := rt.mcpServer(d.Name)
+		srv := serverNamed(servers, d.Name)
 		rs := RemoteMCPServer{Name: d.Name, Tools: byServer[d.Name], Resources: []mcp.Resource{}, Prompts: []mcp.Prompt{}, Declarations: []RemoteFile{}}
 		if srv != nil {
 			rs.Resources = append(rs.Resources, srv.Resources()...)
@@ -89,15 +89,6 @@ func (rt *Runtime) Catalog(ctx context.Context, scope Scope) (RemoteCatalog, err
 		out.MCPServers = append(out.MCPServers, rs)
 	}
 	return out, nil
-}
-
-func (rt *Runtime) mcpServer(name string) *mcp.Server {
-	for _, s := range rt.opts.MCPServers {
-		if s.Name() == name {
-			return s
-		}
-	}
-	return nil
 }
 
 // ToolError is a relayed tool call that failed: a stable code and a message
@@ -119,7 +110,7 @@ func (e *ToolError) Error() string { return e.Message }
 // ids here exactly as in the guest. MCP ids go the MCP.<server> path, all others
 // the tools.* path. A tool that panics is a failed call, never a crash.
 func (rt *Runtime) CallTool(ctx context.Context, call CallInfo, id string, input json.RawMessage) (catalog.Result, *ToolError) {
-	cat, _, err := rt.buildCatalog(ctx, call.Scope)
+	cat, _, _, err := rt.buildCatalog(ctx, call.Scope)
 	if err != nil {
 		return catalog.Result{}, &ToolError{Code: "tool_failed", Message: "code mode could not build the tool catalog: " + plainMessage(err)}
 	}
@@ -134,7 +125,7 @@ func (rt *Runtime) CallTool(ctx context.Context, call CallInfo, id string, input
 // catalog of the direct-only tools alone, so a direct-only tool stays out of
 // every guest's reach; a name that is not one of them is unknown_tool.
 func (rt *Runtime) CallDirect(ctx context.Context, call CallInfo, name string, input json.RawMessage) (catalog.Result, *ToolError) {
-	tools, err := rt.effectiveTools(ctx, call.Scope)
+	tools, _, err := rt.effectiveTools(ctx, call.Scope)
 	if err != nil {
 		return catalog.Result{}, &ToolError{Code: "tool_failed", Message: "code mode could not build the tool list: " + plainMessage(err)}
 	}
@@ -174,7 +165,11 @@ func (rt *Runtime) callIn(ctx context.Context, call CallInfo, cat *catalog.Catal
 	if strings.HasPrefix(id, string(catalog.SourceMCP)+":") {
 		via = catalog.ViaMCP
 	}
-	res, err := cat.Call(ctx, id, input, catalog.CallContext{CallID: call.CallID, Via: via})
+	cc := catalog.CallContext{CallID: call.CallID, Via: via}
+	if call.OnUpdate != nil {
+		cc.Update = func(p catalog.Result) { call.OnUpdate(ToolUpdate{CallID: call.CallID, ToolID: id, Partial: p}) }
+	}
+	res, err := cat.Call(ctx, id, input, cc)
 	status := StatusCompleted
 	var te *ToolError
 	if err != nil {
@@ -240,7 +235,7 @@ func (rt *Runtime) ReadMCP(ctx context.Context, call CallInfo, rd MCPRead) (json
 }
 
 func (rt *Runtime) readMCP(ctx context.Context, scope Scope, rd MCPRead) (json.RawMessage, *ToolError) {
-	cat, _, err := rt.buildCatalog(ctx, scope)
+	cat, _, servers, err := rt.buildCatalog(ctx, scope)
 	if err != nil {
 		return nil, &ToolError{Code: "tool_failed", Message: "code mode could not build the tool catalog: " + plainMessage(err)}
 	}
@@ -253,7 +248,7 @@ func (rt *Runtime) readMCP(ctx context.Context, scope Scope, rd MCPRead) (json.R
 			break
 		}
 	}
-	srv := rt.mcpServer(rd.Server)
+	srv := serverNamed(servers, rd.Server)
 	if !visible || srv == nil {
 		return nil, &ToolError{Code: "unknown_tool", Message: "unknown MCP server " + text.Cut(rd.Server, 100)}
 	}

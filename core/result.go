@@ -3,6 +3,7 @@ package core
 import (
 	"github.com/codemode-go/codemode/core/catalog"
 	json "github.com/goccy/go-json"
+	"time"
 )
 
 // Status is the CodeModeResult discriminator.
@@ -93,6 +94,11 @@ type Result struct {
 	// RestartSafe marks a waiting result of a restartSafe run: safe to repeat
 	// (restart recovery may rebuild the turn instead of restoring the snapshot).
 	RestartSafe bool `json:"restartSafe,omitempty"`
+	// RetryAfter is set on a failed result of an exec or wait the runtime
+	// refused at capacity (Options.MaxRunningCells): try again after it.
+	// HTTP hosts answer it as 429 with Retry-After; it is not part of the
+	// result's JSON, whose code is runtime_unavailable.
+	RetryAfter time.Duration `json:"-"`
 }
 
 // Telemetry is reported on every result: catalog size and per-source counts,

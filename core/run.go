@@ -9,6 +9,7 @@ import (
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/internal/apifiles"
 	"github.com/codemode-go/codemode/core/internal/strictjson"
+	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/quickjs"
 	"github.com/codemode-go/codemode/internal/text"
@@ -26,6 +27,7 @@ type run struct {
 	parentCallID string
 	cat          *catalog.Catalog
 	visible      []string
+	servers      []*mcp.Server // the MCP servers this run's scope sees
 	restartSafe  bool
 	mcpIDs       map[string]map[string]string // server -> tool -> catalog id
 	files        *apifiles.Files
@@ -52,7 +54,7 @@ type run struct {
 	seq     int
 	timers  runTimers
 
-	// snapCharged is what snap counts against MaxSuspendedBytes.
+	// snapCharged is what snap counts against the runtime's SuspendLimits.
 	snapCharged int64
 
 	// per exec/wait call
@@ -64,12 +66,25 @@ type run struct {
 
 	// store bookkeeping, guarded by the store's lock
 	state   runState
-	place   bool        // holds one of the process's 64 suspended-run places
+	place   bool        // holds one of the SuspendLimits' places
 	expires time.Time   // by the runtime's clock (Options.Now)
 	expiry  *time.Timer // ends the suspended run at its TTL
 	armed   uint64      // generation of expiry (store.armLocked), under the store's lock
 
 	recorded int // trajectory records already filed in the transcript
+
+	updates updateSink // where nested calls' partial results go now
+	// slot: the driving exec or wait holds one of the runtime's running-cell
+	// slots (Options.MaxRunningCells); given back while the run waits.
+	slot bool
+}
+
+// dropSlot gives the run's running-cell slot back, if it holds one.
+func (r *run) dropSlot() {
+	if r.slot {
+		r.slot = false
+		r.rt.admit.leave()
+	}
 }
 
 type pendingCall struct {
@@ -106,7 +121,7 @@ func (r *run) init() error {
 		}
 	}
 	decls := apifiles.DeclsFromSpecs(mcpSpecs)
-	r.files = apifiles.Render(decls)
+	r.files = apifiles.RenderWith(decls, r.rt.memo)
 	r.mcpSafe = apifiles.SafeNames(decls)
 	r.openclawIDs = map[[2]string]string{}
 	for _, e := range r.cat.Entries() {
@@ -298,6 +313,8 @@ func (r *run) pump(ctx context.Context, deadline time.Time, resumed bool) Result
 		if (r.restartSafe && (!resumed || delivered > 0)) || r.outside.count() >= len(r.calls) {
 			return r.suspend("pending_tools")
 		}
+		// Waiting runs no guest code: another cell may use the slot meanwhile.
+		r.dropSlot()
 		select {
 		case <-r.settled.wake: // delivered at the top of the loop
 		case <-r.outside.notify: // a call now waits for the host: check again
@@ -308,6 +325,14 @@ func (r *run) pump(ctx context.Context, deadline time.Time, resumed bool) Result
 		case <-tick:
 			report()
 		}
+		ok, timedOut := r.rt.admit.reenter(ctx, timer.C)
+		switch {
+		case timedOut: // what settled is delivered on wait
+			return r.suspend("pending_tools")
+		case !ok:
+			return r.end(r.failure("", msgAborted))
+		}
+		r.slot = r.rt.admit != nil
 	}
 }
 
@@ -364,7 +389,7 @@ func (r *run) suspend(reason string) Result {
 		return r.end(r.failure(CodeSnapshotLimitExceeded, "code mode snapshot of "+strconv.Itoa(snap.Bytes())+" bytes exceeds maxSnapshotBytes ("+strconv.FormatInt(max, 10)+")."))
 	}
 	if !r.holdSnap(snap) {
-		return r.end(r.failure(CodeSnapshotLimitExceeded, msgSuspendedBudget(snap.Bytes())))
+		return r.end(r.failure(CodeSnapshotLimitExceeded, r.rt.msgSuspendedBudget(snap.Bytes())))
 	}
 	if msg := r.rt.store.suspend(r); msg != "" {
 		r.freeSnap()

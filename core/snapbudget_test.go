@@ -6,14 +6,15 @@ import (
 	"github.com/codemode-go/codemode/core"
 )
 
-// TestSuspendedRunsShareOneProcessBudget: the snapshots of suspended runs,
-// across runtimes, stay within one per-process budget; past it a suspension
-// is refused with snapshot_limit_exceeded and frees nothing else, and what a
-// finished run held is returned.
-func TestSuspendedRunsShareOneProcessBudget(t *testing.T) {
-	base := core.SuspendedBytes()
-	defer core.SetSuspendedBudget(base + 1<<20)()
-	a, b := newRuntime(t, nil), newRuntime(t, nil)
+// TestSuspendedRunsShareOneBudget: the snapshots of suspended runs of the
+// runtimes sharing one SuspendLimits stay within its byte budget; past it a
+// suspension is refused with snapshot_limit_exceeded and frees nothing else,
+// and what a finished run held is returned.
+func TestSuspendedRunsShareOneBudget(t *testing.T) {
+	limits := core.NewSuspendLimits(0, 1<<20)
+	share := func(o *core.Options) { o.SuspendLimits = limits }
+	a, b := newRuntimeWith(t, nil, share), newRuntimeWith(t, nil, share)
+	const base = 0
 	// Each run keeps ~300 KB of varied data across its suspension.
 	const heavy = `globalThis.kept = Array.from({length: 1 << 15}, (_, i) => "v" + ((i * 2654435761) >>> 0)); await yield_control(); return kept.length`
 	var waiting []string
@@ -34,8 +35,8 @@ func TestSuspendedRunsShareOneProcessBudget(t *testing.T) {
 	if len(waiting) == 0 || refused.Status == "" {
 		t.Fatalf("%d runs suspended and none refused", len(waiting))
 	}
-	mustFail(t, refused, core.CodeSnapshotLimitExceeded, "memory budget of all suspended runs in this process")
-	if got := core.SuspendedBytes() - base; got > 1<<20 {
+	mustFail(t, refused, core.CodeSnapshotLimitExceeded, "memory budget of all suspended runs (1048576 bytes)")
+	if got := limits.Bytes() - base; got > 1<<20 {
 		t.Fatalf("suspended runs hold %d bytes past the budget", got)
 	}
 	for i, id := range waiting {
@@ -47,7 +48,7 @@ func TestSuspendedRunsShareOneProcessBudget(t *testing.T) {
 			t.Fatalf("wait answered %v", got)
 		}
 	}
-	if got := core.SuspendedBytes(); got != base {
+	if got := limits.Bytes(); got != base {
 		t.Fatalf("finished runs still charge %d bytes", got-base)
 	}
 	if r := exec(t, a, heavy); r.Status != core.StatusWaiting {
@@ -55,7 +56,7 @@ func TestSuspendedRunsShareOneProcessBudget(t *testing.T) {
 	} else {
 		a.Abort(testScope, r.RunID)
 	}
-	if got := core.SuspendedBytes(); got != base {
+	if got := limits.Bytes(); got != base {
 		t.Fatalf("an aborted run still charges %d bytes", got-base)
 	}
 }

@@ -5,9 +5,6 @@ import (
 	"time"
 )
 
-// maxSuspended is the spec's per-process cap on suspended runs.
-const maxSuspended = 64
-
 // Messages of the spec for runs wait cannot resume.
 const (
 	msgUnavailable  = "code mode run is unavailable or expired."
@@ -32,45 +29,22 @@ const (
 	stateEnded
 )
 
-// places counts suspended runs across every Runtime of the process: the spec's
-// cap of 64 is per process. A run holds its place from its first suspension
-// until it ends, so a run that is resumed and suspends again is never refused.
-var places struct {
-	mu sync.Mutex
-	n  int
-}
-
-func takePlace() bool {
-	places.mu.Lock()
-	defer places.mu.Unlock()
-	if places.n >= maxSuspended {
-		return false
-	}
-	places.n++
-	return true
-}
-
-func givePlace() {
-	places.mu.Lock()
-	places.n--
-	places.mu.Unlock()
-}
-
 // store is a Runtime's in-process map of its live runs (never written to
 // disk): runs being driven by exec or wait and suspended runs. A suspended run
 // expires at its TTL (a timer ends it then: its pending calls are canceled and
-// its snapshot is freed); a 65th suspension in the process is refused and
-// nothing already suspended is evicted.
+// its snapshot is freed); a suspension past SuspendLimits (the spec's 65th)
+// is refused and nothing already suspended is evicted.
 type store struct {
 	mu     sync.Mutex
 	runs   map[string]*run
 	closed bool
 	ttl    time.Duration
 	now    func() time.Time
+	limits *SuspendLimits // the places suspended runs take
 }
 
-func newStore(ttl time.Duration, now func() time.Time) *store {
-	return &store{runs: map[string]*run{}, ttl: ttl, now: now}
+func newStore(ttl time.Duration, now func() time.Time, limits *SuspendLimits) *store {
+	return &store{runs: map[string]*run{}, ttl: ttl, now: now, limits: limits}
 }
 
 // register makes a new run reachable by Abort, EndSession and Close while its
@@ -87,8 +61,8 @@ func (s *store) register(r *run) bool {
 }
 
 // suspend parks an active run (its snapshot already taken). The message is the
-// failure when it cannot: the run was aborted meanwhile, or the process holds
-// 64 suspended runs.
+// failure when it cannot: the run was aborted meanwhile, or the suspended
+// runs already hold every place of the SuspendLimits (the spec's 64).
 func (s *store) suspend(r *run) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -96,7 +70,7 @@ func (s *store) suspend(r *run) string {
 		return msgAborted
 	}
 	if !r.place {
-		if !takePlace() {
+		if !s.limits.takeRun() {
 			return msgTooMany
 		}
 		r.place = true
@@ -170,7 +144,7 @@ func (s *store) endLocked(r *run) {
 	}
 	if r.place {
 		r.place = false
-		givePlace()
+		s.limits.giveRun()
 	}
 	r.state = stateEnded
 }

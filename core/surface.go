@@ -16,7 +16,7 @@ func (rt *Runtime) Surface(ctx context.Context, scope Scope, disableTools bool) 
 		return surface.Surface{}, errClosed
 	}
 	defer rt.leave()
-	tools, err := rt.effectiveTools(ctx, scope)
+	tools, _, err := rt.effectiveTools(ctx, scope)
 	if err != nil {
 		return surface.Surface{}, err
 	}

@@ -50,12 +50,24 @@ func (a *authenticator) principal(r *http.Request) (string, *apiError) {
 	if !a.enabled() {
 		return "", nil
 	}
-	h := r.Header.Get("Authorization")
+	vals := r.Header.Values("Authorization")
+	h := ""
+	if len(vals) > 0 {
+		h = vals[0]
+	}
 	scheme, tok, ok := strings.Cut(h, " ")
+	tok = strings.TrimSpace(tok)
+	// Two credentials are refused, not tried in turn: hosts differ in which
+	// one they keep (and workerd joins them with ", "), so the principal would
+	// depend on the host. A token never holds whitespace, so a joined pair
+	// shows as one.
+	if len(vals) > 1 || strings.ContainsAny(tok, " \t") {
+		return "", &apiError{http.StatusUnauthorized, CodeUnauthorized, `send exactly one "Authorization: Bearer <token>" header (this request carries more than one credential)`}
+	}
 	if h == "" || !ok || !strings.EqualFold(scheme, "Bearer") || tok == "" {
 		return "", &apiError{http.StatusUnauthorized, CodeUnauthorized, `this server needs "Authorization: Bearer <token>"`}
 	}
-	d := sha256.Sum256([]byte(strings.TrimSpace(tok)))
+	d := sha256.Sum256([]byte(tok))
 	found := -1
 	for i := range a.digests {
 		if subtle.ConstantTimeCompare(d[:], a.digests[i][:]) == 1 {

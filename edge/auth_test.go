@@ -35,6 +35,34 @@ func TestAuthNeedsAValidBearerToken(t *testing.T) {
 	}
 }
 
+// TestTwoCredentialsAreRefused: two Authorization headers, or two joined into
+// one field as workerd hands them over, are refused whichever is valid: hosts
+// differ in which one they would keep.
+func TestTwoCredentialsAreRefused(t *testing.T) {
+	srv := newServer(t, edge.Options{Tokens: []edge.Token{{Principal: "alice", Token: aliceToken}, {Principal: "bob", Token: bobToken}}})
+	body := `{"code":"return 1",` + scope + `}`
+	send := func(vals ...string) answer {
+		var hdr []string
+		for _, v := range vals {
+			hdr = append(hdr, "Authorization", v)
+		}
+		return do(t, "POST", srv.URL+"/v1/exec", "", body, hdr...)
+	}
+	for _, vals := range [][]string{
+		{"Bearer " + aliceToken, "Bearer " + bobToken},
+		{"Bearer " + aliceToken, "Bearer " + aliceToken},
+		{"Bearer " + aliceToken + ", Bearer " + bobToken},
+	} {
+		a := send(vals...)
+		if a.status != 401 || a.errorCode(t) != edge.CodeUnauthorized || !strings.Contains(string(a.body), "exactly one") {
+			t.Errorf("%d headers: %d %s", len(vals), a.status, a.body)
+		}
+	}
+	if a := send("Bearer " + aliceToken); a.status != 200 {
+		t.Fatalf("one header: %d %s", a.status, a.body)
+	}
+}
+
 // TestAnotherPrincipalsRunLooksUnknown: bob waiting on alice's runId gets
 // exactly the answer for a runId that never existed; alice still resumes it.
 func TestAnotherPrincipalsRunLooksUnknown(t *testing.T) {

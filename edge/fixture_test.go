@@ -134,11 +134,16 @@ func do(t testing.TB, method, url, token, body string, hdr ...string) answer {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
+	set := map[string]bool{} // a header named twice is sent twice
 	for i := 0; i+1 < len(hdr); i += 2 {
-		if hdr[i+1] == "" {
+		switch {
+		case hdr[i+1] == "":
 			req.Header.Del(hdr[i])
-		} else {
+		case set[hdr[i]]:
+			req.Header.Add(hdr[i], hdr[i+1])
+		default:
 			req.Header.Set(hdr[i], hdr[i+1])
+			set[hdr[i]] = true
 		}
 	}
 	resp, err := http.DefaultClient.Do(req)

@@ -81,6 +81,12 @@ func TestCatalogQueryIsStrict(t *testing.T) {
 	if a := do(t, "GET", srv.URL+"/v1/catalog?agent=a", "", ""); a.status != 400 || a.errorCode(t) != edge.CodeUnknownField {
 		t.Fatalf("unknown query parameter: %d %s", a.status, a.body)
 	}
+	for _, q := range []string{"agentId=a&agentId=b", "agentId=a&agentId=a", "sessionKey=&sessionKey=k"} {
+		a := do(t, "GET", srv.URL+"/v1/catalog?"+q, "", "")
+		if a.status != 400 || a.errorCode(t) != edge.CodeDuplicateField || !strings.Contains(string(a.body), "given 2 times") {
+			t.Errorf("%s: %d %s", q, a.status, a.body)
+		}
+	}
 	if a := do(t, "HEAD", srv.URL+"/v1/catalog", "", ""); a.status != 200 || len(a.body) != 0 {
 		t.Fatalf("HEAD: %d %q", a.status, a.body)
 	}

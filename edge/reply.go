@@ -33,6 +33,9 @@ const (
 	CodeUnauthorized         = "unauthorized"
 	CodeOriginNotAllowed     = "origin_not_allowed"
 	CodeInternal             = "internal_error"
+	// CodeAtCapacity answers 429 with Retry-After: the runtime already runs
+	// as many cells as it may (core.Options.MaxRunningCells).
+	CodeAtCapacity = "at_capacity"
 )
 
 func badRequest(code, msg string) *apiError {

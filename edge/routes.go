@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/surface"
@@ -218,6 +219,19 @@ func (h *Handler) exec(w http.ResponseWriter, r *http.Request, rc *requestContex
 	res := h.rt.Exec(r.Context(), core.CallInfo{Scope: req.Scope.core(), Principal: rc.principal, CallID: newCallID("exec")}, req.Input())
 	rc.runID = res.RunID
 	rc.ran(res)
+	writeResult(w, res)
+}
+
+// writeResult answers a run's result: 200, or 429 with Retry-After when the
+// runtime refused the cell at capacity (the client should try again; a
+// refused wait left its run suspended).
+func writeResult(w http.ResponseWriter, res core.Result) {
+	if res.RetryAfter > 0 {
+		secs := int64((res.RetryAfter + time.Second - 1) / time.Second)
+		w.Header().Set("Retry-After", strconv.FormatInt(secs, 10))
+		writeError(w, &apiError{http.StatusTooManyRequests, CodeAtCapacity, res.Error})
+		return
+	}
 	writeJSON(w, http.StatusOK, res)
 }
 
@@ -234,7 +248,7 @@ func (h *Handler) wait(w http.ResponseWriter, r *http.Request, rc *requestContex
 	rc.runID = str(req.RunID)
 	res := h.rt.Wait(r.Context(), core.CallInfo{Scope: req.Scope.core(), Principal: rc.principal, CallID: newCallID("wait")}, req.Input())
 	rc.ran(res)
-	writeJSON(w, http.StatusOK, res)
+	writeResult(w, res)
 }
 
 func (h *Handler) surface(w http.ResponseWriter, r *http.Request, rc *requestContext) {
@@ -265,11 +279,17 @@ func (h *Handler) surface(w http.ResponseWriter, r *http.Request, rc *requestCon
 // are empty, as in a body's scope.
 func (h *Handler) catalog(w http.ResponseWriter, r *http.Request, rc *requestContext) {
 	q := r.URL.Query()
-	for k := range q {
+	for k, vs := range q {
 		switch k {
 		case "agentId", "sessionId", "sessionKey", "agentRunId":
 		default:
 			writeError(w, badRequest(CodeUnknownField, "query parameter "+quoteField(k)+" is not known (known: agentId, sessionId, sessionKey, agentRunId)"))
+			return
+		}
+		// Read two ways (the first value here, the last elsewhere), a repeated
+		// parameter could name one scope to a check and another to the catalog.
+		if len(vs) > 1 {
+			writeError(w, badRequest(CodeDuplicateField, "query parameter "+quoteField(k)+" is given "+strconv.Itoa(len(vs))+" times; give it once"))
 			return
 		}
 	}

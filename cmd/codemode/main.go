@@ -26,6 +26,7 @@ import (
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/mcp"
+	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/core/surface"
 	"github.com/codemode-go/codemode/edge/serverconfig"
 	"github.com/codemode-go/codemode/examples/toolset"
@@ -166,11 +167,22 @@ func startRuntime(ctx context.Context, cfg *serverconfig.Config, log *slog.Logge
 	if status != 0 {
 		return nil, status
 	}
+	var ns *namespace.Registry // the example Issues namespace rides with the example tools
+	if cfg.ExampleTools {
+		var err error
+		if ns, err = toolset.Namespaces(); err != nil {
+			fmt.Fprintf(stderr, "codemode: %v\n", err)
+			return nil, 1
+		}
+	}
 	servers := serverconfig.Connect(ctx, cfg.MCPServers, log, nil)
 	rt, err := core.New(ctx, core.Options{
 		Config:     cfg.CodeMode,
 		Tools:      func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil },
+		Namespaces: ns,
 		MCPServers: servers,
+		// One runtime per process: its bound is the process's.
+		MaxRunningCells: cfg.MaxRunningCells,
 	})
 	if err != nil {
 		for _, s := range servers {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/codemode-go/codemode/core/internal/tsschema"
 )
 
 // defaultControlNames are the Tool Search control tools; see DefaultControlNames.
@@ -35,7 +37,15 @@ type BuildOptions struct {
 	// out and the rest of the catalog is built. When nil, such a tool fails Build.
 	// The error names the Spec field to fix.
 	Skip func(err error)
+	// RenderCache remembers the TypeScript renderings of schemas across
+	// builds (a Runtime keeps one for all its runs); nil renders each time.
+	RenderCache *RenderCache
 }
+
+// RenderCache remembers schema renderings by content (new(RenderCache) makes
+// one; safe for concurrent use). It belongs to whoever shares it, never to
+// the process.
+type RenderCache = tsschema.Memo
 
 // Catalog is the run-scoped hidden tool catalog. It is immutable after Build except
 // for its concurrency-safe counters, schema cache and trajectory.
@@ -47,6 +57,7 @@ type Catalog struct {
 	guest   []Entry // non-MCP entries in catalog order (ALL_TOOLS)
 	safe    map[string]string
 	sources SourceCounts
+	memo    *RenderCache
 
 	searches, describes, calls atomic.Int64
 	callSeq                    atomic.Int64
@@ -109,6 +120,7 @@ func Build(tools []Tool, opts BuildOptions) (*Catalog, error) {
 		hooks:   opts.Hooks,
 		byID:    make(map[string]*item, len(cands)),
 		schemas: map[string]*compiledSchema{},
+		memo:    opts.RenderCache,
 	}
 	seen := make(map[string]int, len(cands))
 	for _, cd := range cands {
@@ -126,7 +138,7 @@ func Build(tools []Tool, opts BuildOptions) (*Catalog, error) {
 		if !opts.Policy.Allows(cd.spec.Name, id) || !opts.Policy.Allows(cd.spec.Name, base) {
 			continue
 		}
-		e := makeEntry(id, cd.spec)
+		e := makeEntry(id, cd.spec, opts.RenderCache)
 		it := &item{tool: cd.tool, spec: cd.spec, entry: e}
 		c.items = append(c.items, it)
 		c.byID[id] = it

@@ -103,14 +103,29 @@ func (c *Catalog) Precheck(id string, cc CallContext) error {
 }
 
 // RestartSafeAllows reports whether a restartSafe run may call the tool. It
-// fails closed: MCP and client tools only when declared ReadOnly (MCP:
-// readOnlyHint: true), OpenClaw tools unless they are marked SideEffects (or
-// when declared ReadOnly).
+// fails closed: only a tool positively declared free of side effects by a
+// trusted source passes. ReadOnly is that declaration: the host sets it for
+// its own tools (core and plugin tools, a client app's own tool declarations)
+// and, for an MCP tool, only by vouching for it (mcp.Server.TrustReadOnly),
+// since an MCP server's own readOnlyHint is untrusted metadata. A tool
+// without ReadOnly, or marked SideEffects, is refused.
 func RestartSafeAllows(s Spec) bool {
-	if s.ReadOnly {
-		return true
+	return s.ReadOnly && !s.SideEffects
+}
+
+// restartUnsafeReason says why a restartSafe run refuses s, in words for the
+// model ("" when it is allowed).
+func restartUnsafeReason(s Spec) string {
+	switch {
+	case RestartSafeAllows(s):
+		return ""
+	case s.SideEffects:
+		return "it is marked as having side effects"
+	case s.Source == SourceMCP:
+		return "the host has not vouched that it is read-only (an MCP server's own readOnlyHint is not trusted)"
+	default:
+		return "it is not declared read-only (readOnly), so it may have side effects"
 	}
-	return s.Source == SourceOpenClaw && !s.SideEffects
 }
 
 func refuseRestartUnsafe(id string, it *item, cc CallContext) error {
@@ -118,8 +133,8 @@ func refuseRestartUnsafe(id string, it *item, cc CallContext) error {
 		if cc.Via == ViaNamespace { // spec: restartSafe refuses plugin namespaces
 			return newErr(ErrRestartSafe, "namespace calls are refused in a restartSafe run")
 		}
-		if !RestartSafeAllows(it.spec) {
-			return newErr(ErrRestartSafe, fmt.Sprintf("tool %q is not known to be read-only and is refused in a restartSafe run", id))
+		if why := restartUnsafeReason(it.spec); why != "" {
+			return newErr(ErrRestartSafe, fmt.Sprintf("tool %q is refused in a restartSafe run: %s; call it from an exec without restartSafe", id, why))
 		}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -239,7 +240,7 @@ func TestOutputHintOnlyForCompleteTrustedSchemas(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			e := makeEntry("x", Spec{Name: "x", Source: tc.source, Owner: "o", OutputSchema: json.RawMessage(tc.schema)})
+			e := makeEntry("x", Spec{Name: "x", Source: tc.source, Owner: "o", OutputSchema: json.RawMessage(tc.schema)}, nil)
 			if e.Output != tc.want {
 				t.Fatalf("output %q, want %q", e.Output, tc.want)
 			}
@@ -356,19 +357,23 @@ func TestChecklist_TelemetryAndTrajectoryShowNestedCalls(t *testing.T) {
 }
 
 // Spec "Lebenszyklus von Lauf und Snapshot": restartSafe refuses what is not
-// known to be safe: MCP and client tools need ReadOnly, OpenClaw tools must not
-// be marked SideEffects.
+// positively known to be safe: every tool needs the trusted ReadOnly
+// declaration, and SideEffects wins over it. The refusal names the tool and
+// the reason.
 func TestRestartSafeFailsClosed(t *testing.T) {
 	for _, tc := range []struct {
 		spec  Spec
 		allow bool
+		why   string
 	}{
-		{Spec{Source: SourceMCP, Owner: "gh"}, false},
-		{Spec{Source: SourceMCP, Owner: "gh", ReadOnly: true}, true},
-		{Spec{Source: SourceClient, Owner: "app"}, false},
-		{Spec{Source: SourceClient, Owner: "app", ReadOnly: true}, true},
-		{Spec{Source: SourceOpenClaw, Owner: "core"}, true},
-		{Spec{Source: SourceOpenClaw, Owner: "core", SideEffects: true}, false},
+		{Spec{Source: SourceMCP, Owner: "gh"}, false, "readOnlyHint is not trusted"},
+		{Spec{Source: SourceMCP, Owner: "gh", ReadOnly: true}, true, ""},
+		{Spec{Source: SourceClient, Owner: "app"}, false, "not declared read-only"},
+		{Spec{Source: SourceClient, Owner: "app", ReadOnly: true}, true, ""},
+		{Spec{Source: SourceOpenClaw, Owner: "core"}, false, "not declared read-only"},
+		{Spec{Source: SourceOpenClaw, Owner: "core", ReadOnly: true}, true, ""},
+		{Spec{Source: SourceOpenClaw, Owner: "core", SideEffects: true}, false, "marked as having side effects"},
+		{Spec{Source: SourceOpenClaw, Owner: "core", SideEffects: true, ReadOnly: true}, false, "marked as having side effects"},
 	} {
 		tc.spec.Name = "t"
 		c, err := Build([]Tool{goTool{spec: tc.spec}}, BuildOptions{})
@@ -383,6 +388,9 @@ func TestRestartSafeFailsClosed(t *testing.T) {
 		err = c.Precheck(id, CallContext{RestartSafe: true, Via: via})
 		if (err == nil) != tc.allow || RestartSafeAllows(tc.spec) != tc.allow {
 			t.Errorf("%+v: precheck %v, want allowed=%v", tc.spec, err, tc.allow)
+		}
+		if err != nil && (!strings.Contains(err.Error(), tc.why) || !strings.Contains(err.Error(), strconv.Quote(id))) {
+			t.Errorf("%+v: refusal %q names neither the tool nor %q", tc.spec, err, tc.why)
 		}
 	}
 }

@@ -47,7 +47,7 @@ declare namespace tools {
 	var fns []string
 	for _, e := range c.guest {
 		it := c.byID[e.ID]
-		in, out := it.declTypes()
+		in, out := it.declTypes(c.memo)
 		doc := docComment(e, "  ")
 		b.WriteString(doc)
 		b.WriteString("  function callValue(id: " + strconv.Quote(e.ID) + ", input: " + in + "): Promise<" + out + ">;\n")
@@ -64,14 +64,14 @@ declare namespace tools {
 	return b.String()
 }
 
-func (it *item) declTypes() (in, out string) {
+func (it *item) declTypes(memo *RenderCache) (in, out string) {
 	in, out = "unknown", "unknown"
 	if !it.spec.trusted() {
 		return in, out
 	}
-	in = tsschema.Render(it.spec.Parameters, tsschema.Decl).Text
+	in = memo.Render(it.spec.Parameters, tsschema.Decl).Text
 	if len(it.spec.OutputSchema) > 0 {
-		if r := tsschema.Render(it.spec.OutputSchema, tsschema.Decl); r.Complete {
+		if r := memo.Render(it.spec.OutputSchema, tsschema.Decl); r.Complete {
 			out = r.Text
 		}
 	}

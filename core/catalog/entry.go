@@ -58,7 +58,7 @@ type EntryWithSchema struct {
 // whatever a tool claims about itself.
 const maxDescriptionBytes = 1024
 
-func makeEntry(id string, s Spec) Entry {
+func makeEntry(id string, s Spec, memo *RenderCache) Entry {
 	e := Entry{
 		ID:          id,
 		Name:        s.Name,
@@ -74,9 +74,9 @@ func makeEntry(id string, s Spec) Entry {
 		// MCP, client and Untrusted schemas: no input hint, never an output hint.
 		return e
 	}
-	e.Input = tsschema.Render(s.Parameters, tsschema.Hint).Text
+	e.Input = memo.Render(s.Parameters, tsschema.Hint).Text
 	if len(s.OutputSchema) > 0 {
-		if out := tsschema.Render(s.OutputSchema, tsschema.Hint); out.Complete {
+		if out := memo.Render(s.OutputSchema, tsschema.Hint); out.Complete {
 			e.Output = out.Text
 		}
 	}

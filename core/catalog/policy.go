@@ -69,5 +69,5 @@ func (want Scope) matches(have Scope) bool {
 	eq := func(w, h string) bool { return w == "" || w == h }
 	return eq(want.AgentID, have.AgentID) && eq(want.SessionID, have.SessionID) &&
 		eq(want.SessionKey, have.SessionKey) && eq(want.AgentRunID, have.AgentRunID) &&
-		eq(want.SenderID, have.SenderID)
+		eq(want.SenderID, have.SenderID) && eq(want.ChannelID, have.ChannelID)
 }

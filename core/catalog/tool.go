@@ -56,12 +56,12 @@ type Spec struct {
 	Origin Origin `json:"-"`
 	// DirectOnly tools stay visible to the model and never enter the catalog.
 	DirectOnly bool `json:"directOnly,omitempty"`
-	// SideEffects marks OpenClaw tools a restartSafe run must refuse.
+	// SideEffects marks a tool a restartSafe run must refuse; it wins over ReadOnly.
 	SideEffects bool `json:"sideEffects,omitempty"`
-	// ReadOnly declares a tool free of side effects. restartSafe fails closed:
-	// MCP tools (ReadOnly from the server's readOnlyHint: true) and client tools
-	// are allowed in a restartSafe run only when ReadOnly is set, since nothing
-	// else tells the core they are safe to repeat.
+	// ReadOnly is a trusted declaration that the tool is free of side effects:
+	// restartSafe fails closed and lets only ReadOnly tools through. The host
+	// sets it for its own tools; an MCP tool has it only when the host vouched
+	// for it (mcp.Server.TrustReadOnly), never from the server's readOnlyHint.
 	ReadOnly bool `json:"readOnly,omitempty"`
 	// Untrusted marks an openclaw tool whose schemas come from metadata nobody
 	// vouched for (an OpenAPI document the config does not mark trusted). Like
@@ -93,6 +93,9 @@ type Scope struct {
 	AgentRunID string `json:"agentRunId,omitempty"`
 	// SenderID is who sent the message the run answers.
 	SenderID string `json:"senderId,omitempty"`
+	// ChannelID is the channel the message came through (a chat, a thread, an
+	// app surface): the spec's channel context, handed to every nested call.
+	ChannelID string `json:"channelId,omitempty"`
 }
 
 // Call is one invocation of a tool.

@@ -86,7 +86,7 @@ func kvTool(name string, origin Origin, owner string) Tool {
 	store := map[string]string{"greeting": "hello"}
 	return goTool{spec: Spec{Name: name, Description: "Read a key from the store.",
 		Parameters: json.RawMessage(`{"type":"object","properties":{"key":{"type":"string"}},"required":["key"]}`),
-		Source:     "", Owner: owner, Origin: origin},
+		Source:     "", Owner: owner, Origin: origin, ReadOnly: true},
 		run: func(_ context.Context, c Call) (Result, error) {
 			var in struct{ Key string }
 			if err := gojson.Unmarshal(c.Input, &in); err != nil {

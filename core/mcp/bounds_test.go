@@ -125,8 +125,10 @@ func TestUntrustedMetadataDropped(t *testing.T) {
 }
 
 // Spec "Lebenszyklus von Lauf und Snapshot" (restartSafe fails closed): an MCP
-// tool is read-only for the catalog only with an explicit readOnlyHint: true.
-func TestReadOnlyOnlyFromAnExplicitReadOnlyHint(t *testing.T) {
+// tool is read-only for the catalog only when the host vouches for it
+// (TrustReadOnly); the server's own readOnlyHint is an untrusted claim that is
+// reported (ReadOnlyHints) and changes nothing.
+func TestReadOnlyOnlyFromTheHost(t *testing.T) {
 	srv := sdk.NewServer(&sdk.Implementation{Name: "hints", Version: "1"}, nil)
 	obj := map[string]any{"type": "object"}
 	handler := func(context.Context, *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
@@ -153,11 +155,30 @@ func TestReadOnlyOnlyFromAnExplicitReadOnlyHint(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	got := map[string]bool{}
-	for _, tl := range s.Tools() {
-		got[tl.Spec().Name] = tl.Spec().ReadOnly
+	readOnly := func() map[string]bool {
+		got := map[string]bool{}
+		for _, tl := range s.Tools() {
+			got[tl.Spec().Name] = tl.Spec().ReadOnly
+		}
+		return got
 	}
-	if !got["reader"] || got["plain"] || got["idempotent"] || len(got) != 3 {
-		t.Fatalf("ReadOnly = %v", got)
+	if got := readOnly(); got["reader"] || got["plain"] || got["idempotent"] || len(got) != 3 {
+		t.Fatalf("ReadOnly from the server's own hints: %v", got)
+	}
+	if h := s.ReadOnlyHints(); len(h) != 1 || h[0] != "reader" {
+		t.Fatalf("ReadOnlyHints = %v", h)
+	}
+	if err := s.TrustReadOnly("plain"); err != nil {
+		t.Fatal(err)
+	}
+	if got := readOnly(); got["reader"] || !got["plain"] || got["idempotent"] {
+		t.Fatalf("ReadOnly after TrustReadOnly(plain): %v", got)
+	}
+	err = s.TrustReadOnly("plain", "nope")
+	if err == nil || !strings.Contains(err.Error(), `"nope"`) || !strings.Contains(err.Error(), `"reader"`) {
+		t.Fatalf("unknown tool: %v", err)
+	}
+	if got := readOnly(); !got["plain"] {
+		t.Fatalf("a refused TrustReadOnly changed the list: %v", got)
 	}
 }

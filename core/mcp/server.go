@@ -5,9 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	gojson "github.com/goccy/go-json"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codemode-go/codemode/core/catalog"
@@ -76,6 +80,8 @@ type Server struct {
 	prompts   []Prompt
 	dropped   []Dropped
 	relay     Relay // a relayed server's reads (NewRemote); nil when connected
+	// readOnly holds the tools the host vouched for (TrustReadOnly).
+	readOnly atomic.Pointer[map[string]bool]
 
 	closeOnce sync.Once
 	closeErr  error
@@ -194,9 +200,9 @@ func (s *Server) listTools(ctx context.Context) ([]catalog.Tool, []Dropped, erro
 			Source:       catalog.SourceMCP,
 			Owner:        s.name,
 			Origin:       catalog.OriginMCP,
-			// Only an explicit readOnlyHint: true lets a restartSafe run call it.
-			ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint,
-		}})
+			// ReadOnly is the host's word alone (TrustReadOnly): the
+			// server's readOnlyHint is untrusted metadata, kept as a hint.
+		}, hint: t.Annotations != nil && t.Annotations.ReadOnlyHint})
 	}
 	return tools, drops, nil
 }
@@ -316,6 +322,67 @@ func (s *Server) Tools() []catalog.Tool {
 	return append([]catalog.Tool(nil), s.tools...)
 }
 
+// TrustReadOnly declares, as the host, which of the server's tools are free of
+// side effects, so that a restartSafe run may call them. restartSafe fails
+// closed: the server's own readOnlyHint is metadata of an untrusted party (a
+// server can claim anything about itself), so without the host's word no MCP
+// tool passes. Each call replaces the list; a name the server does not list
+// is an error naming it (the list is unchanged then). Safe for concurrent use.
+func (s *Server) TrustReadOnly(names ...string) error {
+	known := map[string]bool{}
+	for _, t := range s.tools {
+		known[t.Spec().Name] = true
+	}
+	set := map[string]bool{}
+	var unknown []string
+	for _, n := range names {
+		if !known[n] {
+			unknown = append(unknown, n)
+		}
+		set[n] = true
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return fmt.Errorf("mcp: server %q lists no tool %s (its tools: %s)", s.name, strings.Join(quoteAll(unknown), ", "), strings.Join(quoteAll(s.toolNames()), ", "))
+	}
+	s.readOnly.Store(&set)
+	return nil
+}
+
+// ReadOnlyHints lists the tools whose readOnlyHint the server set: what it
+// claims, for a host deciding what to pass to TrustReadOnly. The claim alone
+// changes nothing.
+func (s *Server) ReadOnlyHints() []string {
+	var out []string
+	for _, t := range s.tools {
+		if mt, ok := t.(*tool); ok && mt.hint {
+			out = append(out, mt.spec.Name)
+		}
+	}
+	return out
+}
+
+func (s *Server) trustsReadOnly(name string) bool {
+	m := s.readOnly.Load()
+	return m != nil && (*m)[name]
+}
+
+func (s *Server) toolNames() []string {
+	out := make([]string, 0, len(s.tools))
+	for _, t := range s.tools {
+		out = append(out, t.Spec().Name)
+	}
+	return out
+}
+
+func quoteAll(xs []string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = fmt.Sprintf("%q", text.Cut(x, MaxNameBytes))
+	}
+	return out
+}
+
 // Resources returns the resources listed at Connect.
 func (s *Server) Resources() []Resource { return append([]Resource(nil), s.resources...) }
 
@@ -421,8 +488,11 @@ func nonNil[T any](xs []T) []T {
 	return xs
 }
 
+// bounded encodes an MCP result (every tool call's, on the nested-call path)
+// with goccy/go-json, the hot paths' one JSON library (measured against
+// encoding/json and encoding/json/v2: tests/bench/RESULTS.md, "JSON library").
 func bounded(server, what string, v any) (json.RawMessage, error) {
-	raw, err := json.Marshal(v)
+	raw, err := gojson.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("mcp: %s: %s: result is not JSON: %v", server, what, err)
 	}
@@ -439,7 +509,7 @@ func boundedRaw(server, what string, raw json.RawMessage) (json.RawMessage, erro
 		return nil, fmt.Errorf("mcp: %s: %s: result is %d bytes, limit %d", server, what, len(raw), MaxPayloadBytes)
 	}
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &obj); err != nil {
+	if err := gojson.Unmarshal(raw, &obj); err != nil {
 		return nil, fmt.Errorf("mcp: %s: %s: the relayed result is not a JSON object", server, what)
 	}
 	return raw, nil

@@ -15,9 +15,16 @@ import (
 type tool struct {
 	server *Server
 	spec   catalog.Spec
+	hint   bool // the server's readOnlyHint: a claim, never trusted alone
 }
 
-func (t *tool) Spec() catalog.Spec { return t.spec }
+// Spec is the tool's spec; ReadOnly is set only when the host vouched for
+// the tool (Server.TrustReadOnly).
+func (t *tool) Spec() catalog.Spec {
+	s := t.spec
+	s.ReadOnly = t.server.trustsReadOnly(s.Name)
+	return s
+}
 
 // Execute runs tools/call. A result with isError is a tool-level failure the guest
 // may inspect, so it comes back as Result{IsError: true} with a nil error; protocol

@@ -34,7 +34,12 @@ func Connect(ctx context.Context, servers []MCPServer, log *slog.Logger, stderr 
 			log.Warn("MCP server left out", "server", s.Name, "reason", err.Error())
 			continue
 		}
-		log.Info("MCP server connected", "server", s.Name, "tools", len(srv.Tools()))
+		if err := srv.TrustReadOnly(s.ReadOnlyTools...); err != nil {
+			// A stale list is the operator's to fix; the server still serves,
+			// and restartSafe runs refuse all of its tools meanwhile.
+			log.Warn("MCP server readOnlyTools ignored", "server", s.Name, "reason", err.Error())
+		}
+		log.Info("MCP server connected", "server", s.Name, "tools", len(srv.Tools()), "readOnlyTools", len(s.ReadOnlyTools))
 		for _, d := range srv.Dropped() {
 			log.Warn("MCP server metadata dropped", "server", s.Name, "kind", d.Kind, "name", d.Name, "reason", d.Reason)
 		}

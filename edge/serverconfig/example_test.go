@@ -33,5 +33,5 @@ func ExampleParse() {
 	fmt.Println(err)
 	// Output:
 	// 127.0.0.1:9000 5000 <nil>
-	// server.json5:3:3: tokens is not a known key (known: listen, exampleTools, faultTools, staticDir, maxBodyBytes, tools, mcp, openapi, auth, cors)
+	// server.json5:3:3: tokens is not a known key (known: listen, exampleTools, faultTools, staticDir, maxBodyBytes, maxRunningCells, tools, mcp, openapi, auth, cors)
 }

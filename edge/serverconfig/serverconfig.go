@@ -13,6 +13,7 @@
 //	  faultTools: false,                 // test-only tools that misbehave (a panicking one), for the soak
 //	  staticDir: "build/web",            // served at / (relative to this file)
 //	  maxBodyBytes: 4194304,             // request body limit
+//	  maxRunningCells: 4,                // cells running guest code at once (default: cores - 1, at least 1)
 //	  tools: { codeMode: { enabled: true, timeoutMs: 10000 } },
 //	  mcp: { servers: {
 //	    everything: { command: "npx", args: ["mcp-server-everything"], env: {}, cwd: "." },
@@ -59,6 +60,10 @@ type Config struct {
 	StaticDir string
 	// MaxBodyBytes bounds request bodies; 0 means edge's default.
 	MaxBodyBytes int64
+	// MaxRunningCells bounds the cells running guest code at once
+	// (core.Options.MaxRunningCells); 0 means the default, one per core but one.
+	// Native servers only: the Worker ignores it.
+	MaxRunningCells int
 	// MCPServers in file order.
 	MCPServers []MCPServer
 	// OpenAPI are the OpenAPI documents whose operations become tools, in
@@ -101,6 +106,10 @@ type MCPServer struct {
 	URL string
 	// Headers are sent with every request to URL (e.g. Authorization).
 	Headers map[string]string
+	// ReadOnlyTools are the server's tools the operator vouches are free of
+	// side effects (mcp.Server.TrustReadOnly): the only ones a restartSafe run
+	// may call, since the server's own readOnlyHint is not trusted.
+	ReadOnlyTools []string
 }
 
 // OpenAPISource is one entry of openapi: a document and where its requests go.
@@ -253,7 +262,7 @@ func (d *decoder) stringMap(n *config.Node, path string) (map[string]string, err
 	return out, nil
 }
 
-var topKeys = []string{"listen", "exampleTools", "faultTools", "staticDir", "maxBodyBytes", "tools", "mcp", "openapi", "auth", "cors"}
+var topKeys = []string{"listen", "exampleTools", "faultTools", "staticDir", "maxBodyBytes", "maxRunningCells", "tools", "mcp", "openapi", "auth", "cors"}
 
 func (d *decoder) top(root *config.Node) (*Config, error) {
 	c := Default()
@@ -287,6 +296,12 @@ func (d *decoder) top(root *config.Node) (*Config, error) {
 				return d.errAt(v, path, "must be an integer between 1024 and 1073741824")
 			}
 			c.MaxBodyBytes = int64(f)
+		case "maxRunningCells":
+			f, ok := v.Float()
+			if v.Kind != config.KindNumber || !ok || f != float64(int(f)) || f < 1 || f > 4096 {
+				return d.errAt(v, path, "must be an integer between 1 and 4096 (omit it for one per core but one)")
+			}
+			c.MaxRunningCells = int(f)
 		case "tools":
 			err = d.object(v, path, []string{"codeMode"}, func(_ string, cm *config.Node, sub string) error {
 				return d.codeMode(cm, sub, c)
@@ -389,7 +404,7 @@ func (d *decoder) servers(n *config.Node, path string, c *Config) error {
 		}
 		s := MCPServer{Name: name}
 		v := n.Values[i]
-		err := d.object(v, sub, []string{"command", "args", "env", "cwd", "url", "headers"}, func(k string, f *config.Node, fp string) error {
+		err := d.object(v, sub, []string{"command", "args", "env", "cwd", "url", "headers", "readOnlyTools"}, func(k string, f *config.Node, fp string) error {
 			var err error
 			switch k {
 			case "command":
@@ -407,6 +422,8 @@ func (d *decoder) servers(n *config.Node, path string, c *Config) error {
 				s.URL, err = d.str(f, fp)
 			case "headers":
 				s.Headers, err = d.stringMap(f, fp)
+			case "readOnlyTools":
+				s.ReadOnlyTools, err = d.strings(f, fp)
 			}
 			return err
 		})

@@ -24,7 +24,7 @@ func TestParseAFullConfig(t *testing.T) {
   tools: { codeMode: { enabled: true, timeoutMs: 5000, languages: ["javascript"] } },
   mcp: { servers: {
     everything: { command: "npx", args: ["mcp-server-everything"], env: { DEBUG: "1" }, cwd: "." },
-    remote: { url: "http://127.0.0.1:3001/mcp", headers: { Authorization: "Bearer abc" } },
+    remote: { url: "http://127.0.0.1:3001/mcp", headers: { Authorization: "Bearer abc" }, readOnlyTools: ["search", "fetch"] },
   } },
   auth: { tokens: [
     { principal: "alice", token: "alice-token-0123456789" },
@@ -43,7 +43,8 @@ func TestParseAFullConfig(t *testing.T) {
 		t.Errorf("codeMode: %+v", c.CodeMode)
 	}
 	if len(c.MCPServers) != 2 || c.MCPServers[0].Name != "everything" || c.MCPServers[0].Cwd != "/etc/codemode" || c.MCPServers[0].Env["DEBUG"] != "1" ||
-		c.MCPServers[1].URL != "http://127.0.0.1:3001/mcp" || c.MCPServers[1].Headers["Authorization"] != "Bearer abc" {
+		c.MCPServers[1].URL != "http://127.0.0.1:3001/mcp" || c.MCPServers[1].Headers["Authorization"] != "Bearer abc" ||
+		len(c.MCPServers[1].ReadOnlyTools) != 2 || c.MCPServers[0].ReadOnlyTools != nil {
 		t.Errorf("mcp: %+v", c.MCPServers)
 	}
 	if len(c.Tokens) != 2 || c.Tokens[1].Token != "bob-token-from-the-env" || c.Tokens[1].Principal != "bob" {

@@ -61,6 +61,9 @@ type MCPServer struct {
 	URL string
 	// Headers are sent with every request (e.g. Authorization).
 	Headers map[string]string
+	// ReadOnlyTools are the tools the operator vouches are read-only
+	// (serverconfig.MCPServer.ReadOnlyTools).
+	ReadOnlyTools []string
 }
 
 // Settings is the front's configuration, read from the Worker's env.
@@ -122,7 +125,7 @@ func ReadSettings(getenv func(string) string) (Settings, error) {
 		if m.URL == "" {
 			return s, fmt.Errorf("%s: mcp.servers.%s: the Worker cannot start processes; give it a url (Streamable HTTP) instead of a command", EnvConfig, m.Name)
 		}
-		s.MCPServers = append(s.MCPServers, MCPServer{Name: m.Name, URL: m.URL, Headers: m.Headers})
+		s.MCPServers = append(s.MCPServers, MCPServer{Name: m.Name, URL: m.URL, Headers: m.Headers, ReadOnlyTools: m.ReadOnlyTools})
 	}
 	s.CodeMode, s.ExampleTools, s.AllowedOrigins, s.MaxBodyBytes, s.Tokens = cfg.CodeMode, cfg.ExampleTools, cfg.AllowedOrigins, cfg.MaxBodyBytes, cfg.Tokens
 	if t := getenv(EnvTokens); t != "" {

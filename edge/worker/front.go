@@ -60,6 +60,9 @@ func NewFront(ctx context.Context, path string, o FrontOptions) (http.Handler, f
 				}
 				continue
 			}
+			if err := srv.TrustReadOnly(s.ReadOnlyTools...); err != nil && o.Logger != nil {
+				o.Logger.Warn("MCP server readOnlyTools ignored", "server", s.Name, "reason", err.Error())
+			}
 			servers = append(servers, srv)
 		}
 	}

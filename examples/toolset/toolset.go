@@ -11,12 +11,14 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/core/namespace/issuesdemo"
 	json "github.com/goccy/go-json"
 )
 
-// Tools returns a fresh toolset (its own issue store) and registers the Issues
-// namespace for the issue tools' plugin.
+// Tools returns a fresh toolset (its own issue store). The Issues namespace
+// over its issue tools is a registration of its own (Namespaces), so a runtime
+// shows it only when its host passes that registry.
 func Tools() ([]catalog.Tool, error) {
 	store, err := issuesdemo.NewStore(
 		issuesdemo.Issue{Number: 1, Title: "Gateway logs lose the request id", State: "open", Labels: []string{"bug"}},
@@ -26,11 +28,19 @@ func Tools() ([]catalog.Tool, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := issuesdemo.Register(); err != nil {
-		return nil, err
-	}
 	tools := []catalog.Tool{echo{}, sleepMs{}, shippingList{}, screenshot{}}
 	return append(tools, store.Tools()...), nil
+}
+
+// Namespaces returns a fresh namespace registry holding the Issues namespace
+// (the spec's example, plugin "github") over the toolset's issue tools: pass it
+// as core.Options.Namespaces. A registry per runtime, never the process's.
+func Namespaces() (*namespace.Registry, error) {
+	reg := namespace.NewRegistry()
+	if err := issuesdemo.RegisterIn(reg); err != nil {
+		return nil, err
+	}
+	return reg, nil
 }
 
 // Shipment is one row of shipping_list.
@@ -55,7 +65,7 @@ func (shippingList) Spec() catalog.Spec {
 		Name: "shipping_list", Label: "List shipments", Description: "List shipments with payment state and weight in tons.",
 		Parameters:   json.RawMessage(`{"type":"object","properties":{},"additionalProperties":false}`),
 		OutputSchema: json.RawMessage(`{"type":"array","items":{"type":"object","properties":{"id":{"type":"string"},"paid":{"type":"boolean"},"tons":{"type":"number"}},"required":["id","paid","tons"],"additionalProperties":false}}`),
-		Source:       catalog.SourceOpenClaw, Owner: "shipping", Origin: catalog.OriginBundledPlugin,
+		Source:       catalog.SourceOpenClaw, Owner: "shipping", Origin: catalog.OriginBundledPlugin, ReadOnly: true,
 	}
 }
 
@@ -69,7 +79,7 @@ func (echo) Spec() catalog.Spec {
 	return catalog.Spec{
 		Name: "echo", Description: "Return the input unchanged.",
 		Parameters: json.RawMessage(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`),
-		Source:     catalog.SourceOpenClaw, Owner: "core", Origin: catalog.OriginCore,
+		Source:     catalog.SourceOpenClaw, Owner: "core", Origin: catalog.OriginCore, ReadOnly: true,
 	}
 }
 
@@ -90,7 +100,7 @@ func (sleepMs) Spec() catalog.Spec {
 		Name: "sleep_ms", Description: "Wait for ms milliseconds (0-60000), then report how long it slept.",
 		Parameters:   json.RawMessage(`{"type":"object","properties":{"ms":{"type":"integer","minimum":0,"maximum":60000}},"required":["ms"],"additionalProperties":false}`),
 		OutputSchema: json.RawMessage(`{"type":"object","properties":{"slept":{"type":"integer"}},"required":["slept"],"additionalProperties":false}`),
-		Source:       catalog.SourceOpenClaw, Owner: "core", Origin: catalog.OriginCore,
+		Source:       catalog.SourceOpenClaw, Owner: "core", Origin: catalog.OriginCore, ReadOnly: true,
 	}
 }
 

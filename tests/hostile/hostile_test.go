@@ -31,9 +31,14 @@ func newRuntime(t *testing.T, timeoutMs int) *core.Runtime {
 	cfg.Enabled = true
 	cfg.TimeoutMs = timeoutMs
 	cfg.MemoryLimitBytes = 64 << 20
+	ns, err := toolset.Namespaces()
+	if err != nil {
+		t.Fatal(err)
+	}
 	rt, err := core.New(context.Background(), core.Options{
-		Config: cfg,
-		Tools:  func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil },
+		Config:     cfg,
+		Tools:      func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil },
+		Namespaces: ns,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -151,7 +156,11 @@ func newDeterministicRuntime(t *testing.T) *core.Runtime {
 	cfg.Enabled = true
 	cfg.TimeoutMs = 2000
 	cfg.MemoryLimitBytes = 64 << 20
-	rt, err := core.New(context.Background(), core.Options{Config: cfg, Deterministic: true,
+	ns, err := toolset.Namespaces()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt, err := core.New(context.Background(), core.Options{Config: cfg, Deterministic: true, Namespaces: ns,
 		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }})
 	if err != nil {
 		t.Fatal(err)

@@ -3,8 +3,10 @@ package httpapi
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -373,4 +375,47 @@ func TestMCPReadRelay(t *testing.T) {
 		return
 	}
 	t.Log("the target lists no MCP resource; the successful read is covered where it does (the Worker, hostjs)")
+}
+
+// TestAdmissionControl floods the server with busy cells. Past its bound of
+// running cells it answers 429 with Retry-After (at_capacity) instead of
+// slowing every cell down; no request is lost (each is either run to its
+// timeout or refused), and the server serves normally afterwards. The suite's
+// own server allows 2 running cells, so 8 at once must see refusals; another
+// server (the Worker's objects are unbounded) need only answer each one.
+func TestAdmissionControl(t *testing.T) {
+	const n = 8
+	answers := make(chan reply, n)
+	for i := range n {
+		go func() {
+			body := `{"code":"while (true) {}","scope":{"agentId":"httpapi","sessionId":"flood-` + strconv.Itoa(i) + `"}}`
+			answers <- call(t, "POST", "/v1/exec", "-", strings.NewReader(body))
+		}()
+	}
+	admitted, refused := 0, 0
+	for range n {
+		r := <-answers
+		switch r.Status {
+		case 200:
+			if o := r.obj(t); o["status"] != "failed" || o["code"] != "timeout" {
+				t.Errorf("admitted busy cell: %.300s", r.Body)
+			}
+			admitted++
+		case 429:
+			e, _ := r.obj(t)["error"].(map[string]any)
+			secs, err := strconv.Atoi(r.Header.Get("Retry-After"))
+			if e == nil || e["code"] != "at_capacity" || !strings.Contains(fmt.Sprint(e["message"]), "retry") || err != nil || secs < 1 {
+				t.Errorf("refused cell: Retry-After %q, %.300s", r.Header.Get("Retry-After"), r.Body)
+			}
+			refused++
+		default:
+			t.Errorf("busy cell: %d %.300s", r.Status, r.Body)
+		}
+	}
+	if admitted == 0 || (srv.own && refused == 0) {
+		t.Errorf("%d admitted, %d refused: want some of each", admitted, refused)
+	}
+	if r := post(t, "/v1/exec", `{"code":"return 1",`+scope(t)+`}`); r.Status != 200 || r.obj(t)["value"] != 1.0 {
+		t.Errorf("after the flood: %d %.300s", r.Status, r.Body)
+	}
 }

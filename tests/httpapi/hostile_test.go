@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -157,6 +159,19 @@ func TestHostileControlToolsThroughTheRelay(t *testing.T) {
 	}
 }
 
+// TestCatalogQueryRefusesRepeatedParameters: a repeated scope parameter is
+// refused as the body decoder refuses a duplicate key, never read as its first
+// or last value.
+func TestCatalogQueryRefusesRepeatedParameters(t *testing.T) {
+	for _, q := range []string{"agentId=a&agentId=b", "agentId=httpapi&sessionId=s&sessionId=s"} {
+		r := call(t, "GET", "/v1/catalog?"+q, "-", nil)
+		noGo(t, r.Body)
+		if e, _ := r.obj(t)["error"].(map[string]any); r.Status != 400 || e == nil || e["code"] != "duplicate_field" {
+			t.Errorf("%s: %d %.300s", q, r.Status, r.Body)
+		}
+	}
+}
+
 // TestHostileHeaders: auth spellings, oversized tokens, media types and
 // encodings. A compressed body is refused (regression: it was read as JSON).
 func TestHostileHeaders(t *testing.T) {
@@ -186,6 +201,28 @@ func TestHostileHeaders(t *testing.T) {
 				t.Errorf("got %d %.300s, want %d %s %q", r.Status, r.Body, c.status, c.code, c.msg)
 			}
 		})
+	}
+	// Two credentials: refused whichever of them is valid (hosts differ in
+	// which one they keep, so the principal would depend on the host).
+	if srv.token != "" {
+		for _, two := range []string{"Bearer " + srv.token + ", Bearer " + srv.token, "Bearer " + srv.token + ", Bearer x"} {
+			r := call(t, "POST", "/v1/exec", "-", strings.NewReader(body), "Authorization", two)
+			if e, _ := r.obj(t)["error"].(map[string]any); r.Status != 401 || e == nil || e["code"] != "unauthorized" || !strings.Contains(fmt.Sprint(e["message"]), "exactly one") {
+				t.Errorf("joined credentials: %d %.300s", r.Status, r.Body)
+			}
+		}
+		req, _ := http.NewRequest("POST", srv.url+"/v1/exec", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Add("Authorization", "Bearer "+srv.token)
+		req.Header.Add("Authorization", "Bearer "+srv.token)
+		if resp, err := client.Do(req); err != nil {
+			t.Error(err)
+		} else {
+			resp.Body.Close()
+			if resp.StatusCode != 401 {
+				t.Errorf("two Authorization headers: %d", resp.StatusCode)
+			}
+		}
 	}
 	for _, h := range [][]string{{"X-Forwarded-For", "1.2.3.4"}, {"Content-Encoding", "identity"}, {"Authorization", "bearer " + srv.token}} {
 		tok := "-"

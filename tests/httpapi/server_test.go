@@ -79,6 +79,7 @@ func startServe() (func(), error) {
 	cfg := filepath.Join(dir, "server.json5")
 	os.WriteFile(cfg, []byte(`{
   exampleTools: true,
+  maxRunningCells: 2,
   tools: { codeMode: { enabled: true, timeoutMs: 1000 } },
   auth: { tokens: [
     { principal: "alice", tokenEnv: "SUITE_TOKEN_ALICE" },

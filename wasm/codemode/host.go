@@ -17,6 +17,7 @@ import (
 	"github.com/codemode-go/codemode/core/engine"
 	"github.com/codemode-go/codemode/core/engine/jsengine"
 	"github.com/codemode-go/codemode/core/mcp"
+	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/core/namespace/issuesdemo"
 	"github.com/codemode-go/codemode/core/remote"
 	"github.com/codemode-go/codemode/internal/jsonin"
@@ -129,13 +130,15 @@ func (h *host) init(args []js.Value) (string, error) {
 		tools = append(tools, t)
 	}
 	var servers []*mcp.Server
+	var ns *namespace.Registry
 	if opts.ServerTools != nil {
 		// Namespaces are Go registrations (createScope and input mappers), so
 		// they cannot travel over /v1/catalog; the core for a page registers the
 		// spec's example namespace (Issues, plugin "github") itself. It becomes
 		// visible only when the server relays that plugin's own tools, exactly
 		// as the ownership rules require.
-		if err := issuesdemo.Register(); err != nil {
+		ns = namespace.NewRegistry()
+		if err := issuesdemo.RegisterIn(ns); err != nil {
 			return "", err
 		}
 		rem, err := remote.Load(ctx, remote.Options{URL: opts.ServerTools.URL, Headers: opts.ServerTools.Headers, Do: h.fetch})
@@ -149,6 +152,7 @@ func (h *host) init(args []js.Value) (string, error) {
 		Config:     cfg,
 		Tools:      func(context.Context, catalog.Scope) ([]catalog.Tool, error) { return tools, nil },
 		MCPServers: servers,
+		Namespaces: ns,
 		Transcript: &core.Transcript{},
 
 		InterruptsPerSecond: opts.InterruptsPerSecond,

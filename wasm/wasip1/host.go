@@ -17,8 +17,10 @@ import (
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/examples/toolset"
 	"github.com/codemode-go/codemode/internal/jsonin"
+	gojson "github.com/goccy/go-json"
 )
 
 // Ops are the request kinds Handle answers, one export each.
@@ -74,10 +76,12 @@ func Reply(v any, err error) []byte {
 		if !errors.As(err, &e) {
 			e = &Error{Code: core.CodeInternalError, Message: err.Error()}
 		}
-		b, _ := json.Marshal(map[string]*Error{"error": e})
+		b, _ := gojson.Marshal(map[string]*Error{"error": e})
 		return b
 	}
-	b, merr := json.Marshal(map[string]any{"ok": v})
+	// Every exec and wait answer: goccy/go-json, the hot paths' one JSON
+	// library (tests/bench/RESULTS.md, "JSON library").
+	b, merr := gojson.Marshal(map[string]any{"ok": v})
 	if merr != nil {
 		return Reply(nil, &Error{Code: core.CodeInternalError, Message: "the answer could not be encoded as JSON"})
 	}
@@ -233,12 +237,16 @@ func (h *Host) create(ctx context.Context, req []byte) (any, error) {
 		seen[d.Name] = true
 		tools = append(tools, hostTool{decl: d, calls: calls})
 	}
+	var ns *namespace.Registry
 	if in.ExampleTools {
 		ex, err := toolset.Tools()
 		if err != nil {
 			return nil, err
 		}
 		tools = append(tools, ex...)
+		if ns, err = toolset.Namespaces(); err != nil {
+			return nil, err
+		}
 	}
 	h.mu.Lock()
 	full := len(h.runtimes) >= MaxRuntimes
@@ -247,7 +255,7 @@ func (h *Host) create(ctx context.Context, req []byte) (any, error) {
 		return nil, badInput("create_runtime: this instance already holds %d runtimes (close_runtime one first)", MaxRuntimes)
 	}
 	rt, err := core.New(ctx, core.Options{Config: cfg, Interpreter: h.Interpreter, Deterministic: in.Deterministic,
-		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }})
+		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }, Namespaces: ns})
 	if err != nil {
 		var ue *core.UnavailableError
 		if errors.As(err, &ue) {

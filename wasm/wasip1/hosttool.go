@@ -28,6 +28,9 @@ type ToolDecl struct {
 	Trusted bool `json:"trusted,omitempty"`
 	// SideEffects marks a tool a restartSafe run must refuse.
 	SideEffects bool `json:"sideEffects,omitempty"`
+	// ReadOnly is the host's word that the tool is free of side effects:
+	// restartSafe runs call only such tools (they fail closed).
+	ReadOnly bool `json:"readOnly,omitempty"`
 }
 
 // HostCall is a guest call of a host tool that the host has to execute and
@@ -76,7 +79,7 @@ type hostTool struct {
 
 func (t hostTool) Spec() catalog.Spec {
 	s := catalog.Spec{Name: t.decl.Name, Description: t.decl.Description, Parameters: t.decl.Parameters,
-		Owner: "host", SideEffects: t.decl.SideEffects}
+		Owner: "host", SideEffects: t.decl.SideEffects, ReadOnly: t.decl.ReadOnly}
 	if t.decl.Trusted {
 		s.Source, s.Origin, s.OutputSchema = catalog.SourceOpenClaw, catalog.OriginExternalPlugin, t.decl.OutputSchema
 	} else {

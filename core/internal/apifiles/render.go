@@ -131,13 +131,16 @@ type FileInfo struct {
 }
 
 // Render builds the declaration files for the given servers.
-func Render(servers []ServerDecl) *Files {
+func Render(servers []ServerDecl) *Files { return RenderWith(servers, nil) }
+
+// RenderWith is Render with a memo of schema renderings (a Runtime's).
+func RenderWith(servers []ServerDecl, memo *tsschema.Memo) *Files {
 	entries := normalize(servers)
 	f := &Files{files: map[string]string{}, servers: map[string]*renderedServer{}}
 	for _, e := range entries {
 		rs := &renderedServer{entry: e, decls: map[string]string{}}
 		for _, t := range e.tools {
-			rs.decls[t.safe] = toolDecl(t, "  ")
+			rs.decls[t.safe] = toolDecl(t, "  ", memo)
 		}
 		f.servers[e.safe] = rs
 		text := serverFile(e, rs.decls)
@@ -154,7 +157,7 @@ func Render(servers []ServerDecl) *Files {
 // toolDecl renders one tool's doc comment and function declaration, within
 // maxToolDeclBytes: first the input type degrades to Record<string, unknown>, then
 // the @param lines go.
-func toolDecl(t toolEntry, indent string) string {
+func toolDecl(t toolEntry, indent string, memo *tsschema.Memo) string {
 	schema := parseSchema(t.InputSchema)
 	doc := docLines(t.Description, maxToolDocBytes, maxToolDocLines)
 	if t.safe != t.Name {
@@ -168,7 +171,7 @@ func toolDecl(t toolEntry, indent string) string {
 	// The one schema renderer (tsschema) writes the type, as for tools/index.d.ts.
 	input := "Record<string, unknown>"
 	if schema != nil {
-		input = tsschema.Render(t.InputSchema, tsschema.Decl).Text
+		input = memo.Render(t.InputSchema, tsschema.Decl).Text
 	}
 	if len(input) > maxToolDeclBytes/2 {
 		input = "Record<string, unknown>"

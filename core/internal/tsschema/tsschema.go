@@ -62,38 +62,47 @@ func parseSchema(raw []byte) (any, error) {
 }
 
 // Render renders raw schema JSON as a TypeScript type within lim; undecodable
-// schemas render as unknown. Renderings are memoized by schema content.
+// schemas render as unknown.
 func Render(raw []byte, lim Limits) Rendering {
+	doc, err := parseSchema(raw)
+	if err != nil {
+		return Rendering{Text: "unknown"}
+	}
+	return renderSchema(doc, lim)
+}
+
+// Memo remembers renderings by schema content: every exec builds a fresh
+// catalog, usually over the same tools, and parsing and rendering their
+// schemas again was most of the cost of a trivial exec. Content-keyed, so a
+// changed schema is simply a new entry; bounded by clearing when full. It
+// belongs to whoever shares it (a Runtime has one), never to the process.
+// The zero value is ready; a nil *Memo renders without remembering.
+type Memo struct {
+	mu sync.Mutex
+	m  map[renderKey]Rendering
+}
+
+// Render is the package's Render, remembered.
+func (mm *Memo) Render(raw []byte, lim Limits) Rendering {
+	if mm == nil {
+		return Render(raw, lim)
+	}
 	key := renderKey{sha256.Sum256(raw), lim}
-	renderMemo.Lock()
-	r, ok := renderMemo.m[key]
-	renderMemo.Unlock()
+	mm.mu.Lock()
+	r, ok := mm.m[key]
+	mm.mu.Unlock()
 	if ok {
 		return r
 	}
-	doc, err := parseSchema(raw)
-	if err != nil {
-		r = Rendering{Text: "unknown"}
-	} else {
-		r = renderSchema(doc, lim)
+	r = Render(raw, lim)
+	mm.mu.Lock()
+	if mm.m == nil || len(mm.m) >= maxRenderMemo {
+		mm.m = map[renderKey]Rendering{}
 	}
-	renderMemo.Lock()
-	if len(renderMemo.m) >= maxRenderMemo {
-		clear(renderMemo.m)
-	}
-	renderMemo.m[key] = r
-	renderMemo.Unlock()
+	mm.m[key] = r
+	mm.mu.Unlock()
 	return r
 }
-
-// renderMemo remembers renderings by schema content: every exec builds a fresh
-// catalog, usually over the same tools, and parsing and Rendering their schemas
-// again was most of the cost of a trivial exec. Content-keyed, so a changed
-// schema is simply a new entry; bounded by clearing when full.
-var renderMemo = struct {
-	sync.Mutex
-	m map[renderKey]Rendering
-}{m: map[renderKey]Rendering{}}
 
 const maxRenderMemo = 8192
 

@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/codemode-go/codemode/core"
@@ -44,6 +45,7 @@ func main() {
 	timeoutMs := flag.Int("timeout-ms", 250, "the server's tools.codeMode.timeoutMs (slow tools above it suspend)")
 	seed := flag.Int64("seed", 1, "random seed for the mix")
 	soak := flag.Bool("soak", false, "run the load-and-fault soak (./build.sh soak) instead of the benchmark")
+	flood := flag.Int("flood", 0, "run the admission-control flood instead: this many concurrent busy cells (timeoutMs 1000), with and without the bound")
 	execs := flag.Int("execs", 10000, "soak: trivial execs of the flatness phase")
 	ttl := flag.Int("ttl", 2, "soak: the server's snapshotTtlSeconds")
 	rssTol := flag.Float64("rss-tol", 0.10, "soak: allowed RSS growth from the middle to the end sample")
@@ -52,6 +54,13 @@ func main() {
 	worker := flag.Bool("worker", false, "soak: run against the built Worker on local workerd (./build.sh soak-worker)")
 	root := flag.String("root", ".", "soak -worker: the repository root (build/worker, node_modules)")
 	flag.Parse()
+	if *flood > 0 {
+		if err := runFlood(*bin, *flood); err != nil {
+			fmt.Fprintln(os.Stderr, "flood:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *soak {
 		if err := runSoak(soakOptions{bin: *bin, sessions: *sessions, cycles: *cycles, timeoutMs: *timeoutMs, seed: *seed,
 			execs: *execs, ttl: *ttl, rssTol: *rssTol, maxTime: *maxTime, goroutineTol: *gorTol, worker: *worker, root: *root}); err != nil {
@@ -281,6 +290,10 @@ func (st *stats) note(list *[]string, msg string) {
 	st.mu.Unlock()
 }
 
+// atCapacity counts 429 answers (the server at its bound of running cells),
+// each retried after its Retry-After.
+var atCapacity atomic.Int64
+
 var httpClient = &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 200}}
 
 func post(url, body string) (result, time.Duration, error) {
@@ -306,6 +319,15 @@ func postAs(ctx context.Context, url, token, body string) (result, time.Duration
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	d := time.Since(start)
+	if resp.StatusCode == http.StatusTooManyRequests && resp.Header.Get("Retry-After") != "" {
+		// At capacity: a client waits as told and sends it again (a refused
+		// wait left its run suspended). Counted, and part of the latency.
+		atCapacity.Add(1)
+		secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
+		time.Sleep(min(time.Duration(secs)*time.Second, 250*time.Millisecond))
+		r, d2, err := postAs(ctx, url, token, body)
+		return r, d + d2, err
+	}
 	if resp.StatusCode != 200 {
 		return result{}, d, fmt.Errorf("status %d: %.200s", resp.StatusCode, b)
 	}
@@ -348,12 +370,32 @@ func decode(res core.Result, start time.Time) (result, time.Duration, error) {
 
 func (l localRunner) exec(scope core.Scope, _, code string) (result, time.Duration, error) {
 	start := time.Now()
-	return decode(l.rt.Exec(context.Background(), core.CallInfo{Scope: scope, CallID: "exec"}, core.ExecInput{Code: code}), start)
+	return decode(retried(func() core.Result {
+		return l.rt.Exec(context.Background(), core.CallInfo{Scope: scope, CallID: "exec"}, core.ExecInput{Code: code})
+	}), start)
 }
+
+// retried calls f again after a refusal at capacity, as the HTTP client does
+// after a 429.
+func retried(f func() core.Result) core.Result {
+	for {
+		res := f()
+		if res.RetryAfter == 0 {
+			return res
+		}
+		atCapacityLocal.Add(1)
+		time.Sleep(min(res.RetryAfter, 250*time.Millisecond))
+	}
+}
+
+// atCapacityLocal counts the in-process runtime's refusals at capacity.
+var atCapacityLocal atomic.Int64
 
 func (l localRunner) wait(scope core.Scope, _, id string) (result, time.Duration, error) {
 	start := time.Now()
-	return decode(l.rt.Wait(context.Background(), core.CallInfo{Scope: scope, CallID: "wait"}, core.WaitInput{RunID: id}), start)
+	return decode(retried(func() core.Result {
+		return l.rt.Wait(context.Background(), core.CallInfo{Scope: scope, CallID: "wait"}, core.WaitInput{RunID: id})
+	}), start)
 }
 
 // cycle runs one cell of kind and follows it with waits until it ends.
@@ -520,8 +562,10 @@ func run(bin string, sessions, cycles, timeoutMs int, seed int64) error {
 			}
 		}
 	}
+	fmt.Printf("  in-process at capacity %d refusals, retried\n", atCapacityLocal.Load())
 	fmt.Printf("  HTTP vs in-process: wall %.2fx, CPU %.2fx\n", elapsed.Seconds()/lelapsed.Seconds(), httpCPU.Seconds()/localCPU.Seconds())
 	fmt.Printf("  outcomes        %d completed as expected, %d failed as expected, %d timed out (no CPU within timeoutMs)\n", st.completed, st.failedExpected, st.starved)
+	fmt.Printf("  at capacity     %d requests answered 429 and retried after Retry-After\n", atCapacity.Load())
 	ok := true
 	check := func(name string, pass bool, detail string) {
 		mark := "PASS"

@@ -19,6 +19,7 @@ import (
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/edge/serverconfig"
 	"github.com/codemode-go/codemode/examples/toolset"
 	"github.com/codemode-go/codemode/internal/cli"
@@ -62,13 +63,17 @@ func start(ctx context.Context, file string, stderr io.Writer) (*core.Runtime, f
 		return nil, nil, 2
 	}
 	var tools []catalog.Tool
+	var ns *namespace.Registry
 	if cfg.ExampleTools {
-		if tools, err = toolset.Tools(); err != nil {
+		if tools, err = toolset.Tools(); err == nil {
+			ns, err = toolset.Namespaces()
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "codemode: %v\n", err)
 			return nil, nil, 1
 		}
 	}
-	rt, err := core.New(ctx, core.Options{Config: cfg.CodeMode,
+	rt, err := core.New(ctx, core.Options{Config: cfg.CodeMode, Namespaces: ns,
 		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }})
 	if err != nil {
 		fmt.Fprintf(stderr, "codemode: %v\n", err)
