@@ -100,8 +100,14 @@ build_web() {
   guarded_quickjs
   local out=build/web
   mkdir -p "$out"
-  log "build/web: codemode.wasm (GOOS=js)"
-  GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/codemode.wasm" ./wasm/codemode
+  # codemode.wasm: the core as a page runs it (codemode_hostjs: no wazero,
+  # no esbuild, no MCP SDK, no embedded quickjs.wasm); tsx.wasm: the
+  # TypeScript transform, loaded on the first TypeScript cell;
+  # codemode.wazero.wasm: the whole core, loaded only for engine "wazero".
+  log "build/web: codemode.wasm, tsx.wasm, codemode.wazero.wasm (GOOS=js)"
+  GOOS=js GOARCH=wasm go build -tags codemode_hostjs -trimpath -ldflags="-s -w" -o "$out/codemode.wasm" ./wasm/codemode
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/tsx.wasm" ./wasm/tsx
+  GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/codemode.wazero.wasm" ./wasm/codemode
   cp "$QJS_GUARDED" "$out/quickjs.wasm"
   cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"
   cp hostjs/codemode.js hostjs/codemode.d.ts hostjs/core.js hostjs/hostengine.js hostjs/codemode.worker.js "$out/"
@@ -410,7 +416,7 @@ worker() {
   if [ ! -f build/web/codemode.wasm ] || [ -n "$(find hostjs wasm core internal go.mod -newer build/web/codemode.wasm -type f -print -quit)" ]; then
     build_web
   fi
-  for f in codemode.js codemode.wasm quickjs.wasm; do
+  for f in codemode.js codemode.wasm quickjs.wasm tsx.wasm; do
     [ -f "build/web/$f" ] || die "build/web/$f is missing: ./build.sh build must write it (hostjs)"
   done
   log "worker: Go front (GOOS=js, codemode_relayonly)"
@@ -422,7 +428,7 @@ worker() {
   for f in edge/worker/src/*.mjs; do
     case "$f" in *.test.mjs) ;; *) cp "$f" "$WORKER_OUT/" ;; esac
   done
-  for f in build/web/*.js build/web/quickjs.wasm build/web/codemode.wasm; do
+  for f in build/web/*.js build/web/quickjs.wasm build/web/codemode.wasm build/web/tsx.wasm; do
     case "$(basename "$f")" in wasm_exec.js|worker.js|*.worker.js) continue ;; esac
     cp "$f" "$WORKER_OUT/"
   done

@@ -75,6 +75,13 @@ type Options struct {
 	// during CPU work (a deployed Cloudflare Worker), where it is what stops a
 	// long built-in; 0 (the default) means no such bound, the deadline does.
 	PollsPerSecond int64
+	// TransformTS runs the TypeScript transform in another program and answers
+	// core/typescript.Transform's text for src. Only builds without the
+	// compiler use it (the codemode_hostjs tag: hostjs's codemode.wasm, whose
+	// shim loads tsx.wasm on the first TypeScript cell); the others transform
+	// in-process and ignore it. A run's clock starts after the transform, so
+	// its loading never eats into timeoutMs.
+	TransformTS func(ctx context.Context, src string) ([]byte, error)
 	// RelayOnly builds a runtime that never loads QuickJS: it serves Catalog,
 	// CallTool and Surface, and Exec and Wait answer runtime_unavailable. A
 	// stateless front whose cells run elsewhere (the Cloudflare Worker's Go

@@ -115,7 +115,7 @@ func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []
 	}
 	var lines lineMap
 	if lang == config.LanguageTypeScript {
-		js, lm, err := transformTS(src)
+		js, lm, err := rt.transformTS(ctx, src)
 		if err == nil {
 			err = cellcheck.CompiledBounds(js)
 		}

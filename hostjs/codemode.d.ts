@@ -55,8 +55,11 @@ export interface CodeModeOptions {
   thread?: "worker" | "inline";
   /** Where codemode.wasm, quickjs.wasm and wasm_exec.js live (default: beside codemode.js). */
   assets?: string | URL;
-  /** Hosts that forbid compiling bytes (workerd) hand in the imported modules; needs thread "inline" and wasm_exec.js loaded. */
-  modules?: { codemode: WebAssembly.Module; quickjs: WebAssembly.Module };
+  /**
+   * Hosts that forbid compiling bytes (workerd) hand in the imported modules; needs thread "inline" and wasm_exec.js loaded.
+   * tsx (build/web's tsx.wasm, the TypeScript transform) is instantiated on the first TypeScript cell; without it such a cell fails naming it.
+   */
+  modules?: { codemode: WebAssembly.Module; quickjs: WebAssembly.Module; tsx?: WebAssembly.Module };
   /** QuickJS interrupt checks per second of CPU on this engine: the budget that ends busy cells where the clock stands still. */
   interruptsPerSecond?: number;
   /** Loop-guard polls per second of CPU inside a long built-in on this engine: the budget that ends them where the clock stands still (a deployed Worker). Unset: the deadline does. */

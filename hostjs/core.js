@@ -80,6 +80,60 @@ export async function runClientTool(tool, inputJSON, runId, callId, controllers)
 }
 
 /**
+ * Runs a GOOS=js program that hands its api to globalThis[bootName].ready
+ * while it starts (before main blocks); answers {api, exited}.
+ */
+function runGo(go, inst, bootName, what) {
+  let api;
+  globalThis[bootName] = { ready(a) { api = a; } };
+  const exited = go.run(inst);
+  delete globalThis[bootName];
+  if (!api) throw new Error(`codemode: ${what} did not start`);
+  return { api, exited };
+}
+
+/**
+ * The TypeScript transform (tsx.wasm: core/typescript as its own Go program),
+ * loaded once per loader on first use: a page that runs only JavaScript never
+ * downloads it. load() answers {transform(src) -> JSON text}; it runs one
+ * small transform first, so esbuild's first-use set-up is paid at load.
+ * @param {{base?: URL|null, module?: WebAssembly.Module}} where
+ */
+export function tsxLoader({ base, module }) {
+  let loading = null;
+  let ready = false;
+  const load = () => {
+    loading ??= (async () => {
+      let mod = module;
+      if (!mod) {
+        if (!base) throw new Error("codemode: TypeScript needs tsx.wasm: pass modules.tsx (a WebAssembly.Module of build/web/tsx.wasm)");
+        await loadWasmExec(new URL("wasm_exec.js", base));
+        mod = await compileOnce(new URL("tsx.wasm", base));
+      }
+      const go = new globalThis.Go();
+      const inst = await WebAssembly.instantiate(mod, go.importObject);
+      const { api } = runGo(go, inst, "__codemodeTsxBoot", "tsx.wasm");
+      api.transform("let warm: number = 1");
+      return api;
+    })().catch((e) => {
+      loading = null; // the next TypeScript cell tries again
+      throw e;
+    });
+    return loading;
+  };
+  return {
+    load,
+    /** @returns {boolean} whether the transform is loaded (a cell needs no wait) */
+    get ready() { return ready; },
+    async transform(src) {
+      const api = await load();
+      ready = true;
+      return api.transform(src);
+    },
+  };
+}
+
+/**
  * Boots one Go instance of a GOOS=js program of this repository (codemode.wasm,
  * or the benchmark driver) with the host engine; answers the api it hands to
  * globalThis.__codemodeBoot.ready.
@@ -100,12 +154,8 @@ export async function bootGo(base, wasmURL, modules) {
   const go = new globalThis.Go();
   const host = installHostEngine(go, { quickjsModule: qjsMod });
   const inst = await WebAssembly.instantiate(goMod, go.importObject);
-  let api;
-  globalThis.__codemodeBoot = { ready(a) { api = a; } };
   host.bind(inst);
-  const exited = go.run(inst);
-  delete globalThis.__codemodeBoot;
-  if (!api) throw new Error(`codemode: ${wasmURL ?? "codemode.wasm"} did not start`);
+  const { api, exited } = runGo(go, inst, "__codemodeBoot", String(wasmURL ?? "codemode.wasm"));
   return { api, quickjsModule: qjsMod, exited };
 }
 
@@ -115,7 +165,10 @@ export async function bootGo(base, wasmURL, modules) {
  */
 export async function startCore({ assets, options, hooks, modules }) {
   const base = modules ? null : new URL(String(assets));
-  const { api, quickjsModule, exited } = await bootGo(base, base && new URL("codemode.wasm", base), modules);
+  // codemode.wasm is built without wazero (the codemode_hostjs tag); the
+  // build that has it is loaded only for engine "wazero".
+  const file = options.engine === "wazero" ? "codemode.wazero.wasm" : "codemode.wasm";
+  const { api, quickjsModule, exited } = await bootGo(base, base && new URL(file, base), modules);
   const info = JSON.parse(await api.init(JSON.stringify(options), hooks, quickjsModule));
   return { api, info, exited };
 }

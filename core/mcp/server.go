@@ -7,16 +7,9 @@ import (
 	"fmt"
 	"sync"
 
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/internal/text"
 )
-
-// Transport is the one thing a transport package provides: the SDK's transport
-// interface (Connect(ctx) (Connection, error)). Keeping the SDK type here instead of
-// wrapping it means stdio, Streamable HTTP and any future transport plug in unchanged.
-type Transport = sdk.Transport
 
 // Dropped records one piece of server metadata Connect refused, so hosts can log
 // and show why a tool is missing instead of failing the whole server.
@@ -63,7 +56,7 @@ type PromptArgument struct {
 // are snapshots taken at Connect; they are safe for concurrent use.
 type Server struct {
 	name      string
-	session   *sdk.ClientSession
+	session   conn // a connected server's client session (client.go); nil when relayed
 	tools     []catalog.Tool
 	resources []Resource
 	prompts   []Prompt
@@ -75,162 +68,23 @@ type Server struct {
 	closed    chan struct{}
 }
 
+// conn is a connected server's client session: the MCP SDK's (client.go),
+// which builds for GOOS=js pages leave out (codemode_hostjs: a page's servers
+// are relayed, NewRemote). Its methods word failures with callError.
+type conn interface {
+	readResource(ctx context.Context, server, uri string) (json.RawMessage, error)
+	getPrompt(ctx context.Context, server, name string, args map[string]string) (json.RawMessage, error)
+	Close() error
+}
+
 // ErrClosed is returned by calls on a closed Server.
 var ErrClosed = errors.New("mcp: server is closed")
-
-// Connect opens a session over t, initializes it and lists tools, resources and
-// prompts. name is the host's name for the server (catalog owner, MCP.<name>); the
-// name the server reports about itself is ignored. On error nothing stays open.
-func Connect(ctx context.Context, name string, t Transport) (*Server, error) {
-	if err := ValidateServerName(name); err != nil {
-		return nil, err
-	}
-	if t == nil {
-		return nil, fmt.Errorf("mcp: server %q: nil transport", name)
-	}
-	client := sdk.NewClient(&sdk.Implementation{Name: "codemode-go", Version: "0.1.0"}, nil)
-	session, err := client.Connect(ctx, t, nil)
-	if err != nil {
-		return nil, fmt.Errorf("mcp: server %q: connect: %w", name, err)
-	}
-	s := &Server{name: name, session: session, closed: make(chan struct{})}
-	if err := s.load(ctx); err != nil {
-		_ = s.Close()
-		return nil, err
-	}
-	return s, nil
-}
-
-func (s *Server) load(ctx context.Context) error {
-	var caps *sdk.ServerCapabilities
-	if ir := s.session.InitializeResult(); ir != nil {
-		caps = ir.Capabilities
-	}
-	if caps == nil || caps.Tools != nil {
-		if err := s.loadTools(ctx); err != nil {
-			return err
-		}
-	}
-	if caps != nil && caps.Resources != nil {
-		if err := s.loadResources(ctx); err != nil {
-			return err
-		}
-	}
-	if caps != nil && caps.Prompts != nil {
-		if err := s.loadPrompts(ctx); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 func (s *Server) drop(kind, name, reason string) {
 	if len(name) > MaxNameBytes {
 		name = text.Clip(clip(name), MaxNameBytes+len(text.Ellipsis))
 	}
 	s.dropped = append(s.dropped, Dropped{Kind: kind, Name: name, Reason: reason})
-}
-
-func (s *Server) loadTools(ctx context.Context) error {
-	seen := map[string]bool{}
-	for t, err := range s.session.Tools(ctx, nil) {
-		if err != nil {
-			return fmt.Errorf("mcp: server %q: tools/list: %w", s.name, err)
-		}
-		if len(s.tools) >= MaxItems {
-			s.drop("tool", t.Name, fmt.Sprintf("more than %d tools", MaxItems))
-			break
-		}
-		if err := checkName(t.Name); err != nil {
-			s.drop("tool", t.Name, err.Error())
-			continue
-		}
-		if seen[t.Name] {
-			s.drop("tool", t.Name, "duplicate tool name")
-			continue
-		}
-		in, err := checkSchema(t.InputSchema)
-		if err != nil {
-			s.drop("tool", t.Name, "inputSchema: "+err.Error())
-			continue
-		}
-		var out json.RawMessage
-		if t.OutputSchema != nil {
-			if out, err = checkSchema(t.OutputSchema); err != nil {
-				s.drop("outputSchema", t.Name, err.Error())
-				out = nil
-			}
-		}
-		seen[t.Name] = true
-		s.tools = append(s.tools, &tool{server: s, spec: catalog.Spec{
-			Name:         t.Name,
-			Label:        clip(t.Title),
-			Description:  clip(t.Description),
-			Parameters:   in,
-			OutputSchema: out,
-			Source:       catalog.SourceMCP,
-			Owner:        s.name,
-			Origin:       catalog.OriginMCP,
-			// Only an explicit readOnlyHint: true lets a restartSafe run call it.
-			ReadOnly: t.Annotations != nil && t.Annotations.ReadOnlyHint,
-		}})
-	}
-	return nil
-}
-
-func (s *Server) loadResources(ctx context.Context) error {
-	for r, err := range s.session.Resources(ctx, nil) {
-		if err != nil {
-			return fmt.Errorf("mcp: server %q: resources/list: %w", s.name, err)
-		}
-		if len(s.resources) >= MaxItems {
-			s.drop("resource", r.URI, fmt.Sprintf("more than %d resources", MaxItems))
-			break
-		}
-		if r.URI == "" || len(r.URI) > MaxURIBytes {
-			s.drop("resource", r.URI, fmt.Sprintf("uri must be 1..%d bytes", MaxURIBytes))
-			continue
-		}
-		if err := checkName(r.Name); err != nil && r.Name != "" {
-			s.drop("resource", r.URI, err.Error())
-			continue
-		}
-		s.resources = append(s.resources, Resource{URI: r.URI, Name: r.Name, Description: clip(r.Description), MIMEType: clip(r.MIMEType)})
-	}
-	return nil
-}
-
-func (s *Server) loadPrompts(ctx context.Context) error {
-	for p, err := range s.session.Prompts(ctx, nil) {
-		if err != nil {
-			return fmt.Errorf("mcp: server %q: prompts/list: %w", s.name, err)
-		}
-		if len(s.prompts) >= MaxItems {
-			s.drop("prompt", p.Name, fmt.Sprintf("more than %d prompts", MaxItems))
-			break
-		}
-		if err := checkName(p.Name); err != nil {
-			s.drop("prompt", p.Name, err.Error())
-			continue
-		}
-		out := Prompt{Name: p.Name, Description: clip(p.Description)}
-		ok := true
-		for _, a := range p.Arguments {
-			if a == nil {
-				continue
-			}
-			if err := checkName(a.Name); err != nil {
-				s.drop("prompt", p.Name, "argument: "+err.Error())
-				ok = false
-				break
-			}
-			out.Arguments = append(out.Arguments, PromptArgument{Name: a.Name, Description: clip(a.Description), Required: a.Required})
-		}
-		if ok {
-			s.prompts = append(s.prompts, out)
-		}
-	}
-	return nil
 }
 
 // Name is the host-chosen server name (catalog owner).
@@ -295,11 +149,7 @@ func (s *Server) ReadResourceFor(ctx context.Context, scope catalog.Scope, uri s
 		}
 		return boundedRaw(s.name, "resources.read", raw)
 	}
-	res, err := s.session.ReadResource(ctx, &sdk.ReadResourceParams{URI: uri})
-	if err != nil {
-		return nil, callError(s.name, s.name, "resources.read", err)
-	}
-	return bounded(s.name, "resources.read", map[string]any{"contents": nonNil(res.Contents)})
+	return s.session.readResource(ctx, s.name, uri)
 }
 
 // GetPrompt renders one prompt and returns the MCP result as JSON
@@ -326,15 +176,7 @@ func (s *Server) GetPromptFor(ctx context.Context, scope catalog.Scope, name str
 		}
 		return boundedRaw(s.name, "prompts.get", raw)
 	}
-	res, err := s.session.GetPrompt(ctx, &sdk.GetPromptParams{Name: name, Arguments: args})
-	if err != nil {
-		return nil, callError(s.name, s.name, "prompts.get", err)
-	}
-	out := map[string]any{"messages": nonNil(res.Messages)}
-	if res.Description != "" {
-		out["description"] = res.Description
-	}
-	return bounded(s.name, "prompts.get", out)
+	return s.session.getPrompt(ctx, s.name, name, args)
 }
 
 func nonNil[T any](xs []T) []T {
