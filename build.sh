@@ -111,6 +111,13 @@ build_web() {
   cp "$QJS_GUARDED" "$out/quickjs.wasm"
   cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"
   cp hostjs/codemode.js hostjs/codemode.d.ts hostjs/core.js hostjs/hostengine.js hostjs/codemode.worker.js "$out/"
+  # assets.js: each asset's versioned name, NAME?v=HASH, which codemode
+  # serve answers as immutable (the browser keeps the compiled wasm).
+  local f names=""
+  for f in codemode.wasm codemode.wazero.wasm tsx.wasm quickjs.wasm wasm_exec.js; do
+    names="$names${names:+, }\"$f\": \"$f?v=$(sha256 "$out/$f" | cut -c1-16)\""
+  done
+  printf '// Written by ./build.sh build (hostjs/assets.js says why).\nexport const assetNames = { %s };\n' "$names" > "$out/assets.js"
   echo '{"type": "module"}' > "$out/package.json"
   node -e '
     const fs = require("fs"), zlib = require("zlib"), dir = process.argv[1];
@@ -270,11 +277,19 @@ test_hostjs() {
   npx playwright test tests/e2e/hostjs
 }
 
-# bench_web: the IDE's page load to first result (cold and warm) and its download
-# raw/gzip/brotli in Chromium; writes its section of tests/bench/RESULTS.md.
+# bench_web: the page figures of issue 23 in Debian's Chromium beside their
+# targets (first result vs quickjs-wasi's own host, cold and warm; the IDE's
+# bytes until its first result; the first TypeScript cell; 10 client-tool
+# calls), from build/bench-web = build/web + the bench pages + quickjs-wasi's
+# host; writes its section of tests/bench/RESULTS.md. BENCH_WEB_ROUNDS=N.
 bench_web() {
   build
-  log "bench-web: page load to first result, bundle sizes (Debian chromium)"
+  log "bench-web: staging build/bench-web"
+  rm -rf build/bench-web && cp -r build/web build/bench-web
+  cp -r tests/bench/web/page build/bench-web/bench
+  mkdir -p build/bench-web/bench/quickjs-wasi
+  cp node_modules/quickjs-wasi/dist/*.js "$QJS_SRC" build/bench-web/bench/quickjs-wasi/
+  log "bench-web: page figures (Debian chromium)"
   node tests/bench/web/bench.mjs
 }
 

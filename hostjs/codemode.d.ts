@@ -179,6 +179,15 @@ export interface CodeMode extends EventTarget {
   close(): Promise<void>;
   /** "workerrestart" (detail: {reason}) after a worker was stopped and replaced. */
   addEventListener(type: "workerrestart", listener: (ev: Event & { detail: { reason: string } }) => void): void;
+  /**
+   * "typescriptready" (thread "worker"): the TypeScript transform (tsx.wasm) is loaded, in the
+   * background once the core is idle when config.languages allows TypeScript, or by the first
+   * TypeScript cell. A TypeScript cell never needs to wait for it: the first one loads it, and
+   * neither its loading nor its transform counts against timeoutMs.
+   */
+  addEventListener(type: "typescriptready", listener: (ev: Event) => void): void;
+  /** True once "typescriptready" fired. */
+  readonly typescriptReady: boolean;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void;
 }
 

@@ -212,6 +212,11 @@ class WorkerCore {
         p.started = true;
         if (!this.holds) this.arm(m.id, p);
       }
+    } else if (m.type === "tsxready") {
+      if (!this.owner.typescriptReady) {
+        this.owner.typescriptReady = true;
+        this.owner.dispatchEvent(new Event("typescriptready"));
+      }
     } else if (m.type === "hold" || m.type === "resume") {
       // The worker is loading tsx.wasm for a TypeScript cell: it waits, it is
       // not busy, so no cell's watchdog runs meanwhile; each restarts after.
@@ -300,6 +305,8 @@ class CodeMode extends EventTarget {
     this.thread = thread;
     this._closed = false;
     this._telemetry = null;
+    /** True once the TypeScript transform (tsx.wasm) is loaded in a page's worker; the "typescriptready" event fires then. */
+    this.typescriptReady = false;
   }
   lastTelemetry() {
     const t = this._telemetry ?? emptyTelemetry();

@@ -31,7 +31,10 @@ const hooks = {
   transformTS(src) {
     if (tsx.ready) return tsx.transform(src);
     post({ type: "hold" });
-    return tsx.transform(src).finally(() => post({ type: "resume" }));
+    return tsx.transform(src).finally(() => post({ type: "resume" })).then((out) => {
+      post({ type: "tsxready" });
+      return out;
+    });
   },
 };
 
@@ -43,7 +46,7 @@ function idle() {
   setTimeout(() => {
     if (!preload || inflight > 0) return;
     preload = false;
-    tsx.load().catch(() => {}); // a failure is reported by the first TypeScript cell
+    tsx.load().then(() => post({ type: "tsxready" }), () => {}); // a failure is reported by the first TypeScript cell
   }, PRELOAD_IDLE_MS);
 }
 

@@ -2,6 +2,10 @@
 // quickjs.wasm) in the current realm: a Web Worker, Node.js, a Durable Object.
 // Internal to hostjs: codemode.js and codemode.worker.js use it.
 import { installHostEngine } from "./hostengine.js";
+import { assetNames } from "./assets.js";
+
+/** URL of one of hostjs's assets in base: its versioned name when the build wrote one. */
+const asset = (name, base) => new URL(assetNames[name] ?? name, base);
 
 const compiled = new Map();
 
@@ -107,8 +111,8 @@ export function tsxLoader({ base, module }) {
       let mod = module;
       if (!mod) {
         if (!base) throw new Error("codemode: TypeScript needs tsx.wasm: pass modules.tsx (a WebAssembly.Module of build/web/tsx.wasm)");
-        await loadWasmExec(new URL("wasm_exec.js", base));
-        mod = await compileOnce(new URL("tsx.wasm", base));
+        await loadWasmExec(asset("wasm_exec.js", base));
+        mod = await compileOnce(asset("tsx.wasm", base));
       }
       const go = new globalThis.Go();
       const inst = await WebAssembly.instantiate(mod, go.importObject);
@@ -148,8 +152,8 @@ export async function bootGo(base, wasmURL, modules) {
     if (!globalThis.Go) throw new Error("codemode: import wasm_exec.js before createCodeMode({modules})");
     ({ codemode: goMod, quickjs: qjsMod } = modules);
   } else {
-    await loadWasmExec(new URL("wasm_exec.js", base));
-    [goMod, qjsMod] = await Promise.all([compileOnce(wasmURL), compileOnce(new URL("quickjs.wasm", base))]);
+    await loadWasmExec(asset("wasm_exec.js", base));
+    [goMod, qjsMod] = await Promise.all([compileOnce(wasmURL), compileOnce(asset("quickjs.wasm", base))]);
   }
   const go = new globalThis.Go();
   const host = installHostEngine(go, { quickjsModule: qjsMod });
@@ -168,7 +172,7 @@ export async function startCore({ assets, options, hooks, modules }) {
   // codemode.wasm is built without wazero (the codemode_hostjs tag); the
   // build that has it is loaded only for engine "wazero".
   const file = options.engine === "wazero" ? "codemode.wazero.wasm" : "codemode.wasm";
-  const { api, quickjsModule, exited } = await bootGo(base, base && new URL(file, base), modules);
+  const { api, quickjsModule, exited } = await bootGo(base, base && asset(file, base), modules);
   const info = JSON.parse(await api.init(JSON.stringify(options), hooks, quickjsModule));
   return { api, info, exited };
 }
