@@ -11,7 +11,7 @@ import (
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/internal/cellcheck"
 	"github.com/codemode-go/codemode/core/namespace"
-	json "github.com/goccy/go-json"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
 // Scope is who runs: a suspended run is only visible to the scope that made it.

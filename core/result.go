@@ -2,7 +2,7 @@ package core
 
 import (
 	"github.com/codemode-go/codemode/core/catalog"
-	json "github.com/goccy/go-json"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
 // Status is the CodeModeResult discriminator.

@@ -11,8 +11,12 @@ const tools = new Map(); // callId -> {resolve, reject}
 const post = (m) => self.postMessage(m);
 const errorOf = (e) => ({ name: (e && e.name) || "Error", message: e && e.message !== undefined ? String(e.message) : String(e) });
 
-/** Preloading waits this long after the last call for the core to stay idle. */
-const PRELOAD_IDLE_MS = 200;
+/**
+ * Preloading waits this long after the last call for the core to stay idle:
+ * long enough that a page's first cells (a person's first Run) go first, so
+ * the download never competes with them.
+ */
+const PRELOAD_IDLE_MS = 1000;
 
 const hooks = {
   ...fetchHooks(),

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"slices"
 
-	json "github.com/goccy/go-json"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
 // Provider shapes. Quirks handled for every emitted definition (exec and wait are

@@ -40,7 +40,6 @@ const missingHelp = "quickjs.wasm is missing: this build does not embed it (a mo
 	"core.Options{QuickJSWasmPath: \"" + NPMPath + "\"}, or its bytes as core.Options.QuickJSWasm " +
 	"(inside the codemode repository, ./build.sh deps embeds it instead)"
 
-
 var (
 	once     sync.Once
 	embedded []byte
