@@ -152,8 +152,10 @@ export async function bootGo(base, wasmURL, modules) {
     if (!globalThis.Go) throw new Error("codemode: import wasm_exec.js before createCodeMode({modules})");
     ({ codemode: goMod, quickjs: qjsMod } = modules);
   } else {
+    // Both downloads and compiles start before wasm_exec.js is imported.
+    const mods = Promise.all([compileOnce(wasmURL), compileOnce(asset("quickjs.wasm", base))]);
     await loadWasmExec(asset("wasm_exec.js", base));
-    [goMod, qjsMod] = await Promise.all([compileOnce(wasmURL), compileOnce(asset("quickjs.wasm", base))]);
+    [goMod, qjsMod] = await mods;
   }
   const go = new globalThis.Go();
   const host = installHostEngine(go, { quickjsModule: qjsMod });
