@@ -21,7 +21,10 @@ import { spawn, execFileSync } from "node:child_process";
 import { readFileSync, statSync, writeFileSync, existsSync } from "node:fs";
 
 const ROUNDS = Number(process.env.BENCH_WEB_ROUNDS ?? 5);
-const dir = "build/bench-web"; // build/web plus bench/ (the pages and quickjs-wasi), staged by build.sh
+// build/web plus bench/ (the pages and quickjs-wasi), staged by build.sh;
+// BENCH_WEB_DIR stages another build the same way (a before/after run), and
+// BENCH_WEB_NO_RESULTS=1 prints the section without writing RESULTS.md.
+const dir = process.env.BENCH_WEB_DIR ?? "build/bench-web";
 const port = 20000 + Math.floor(Math.random() * 30000);
 const origin = `http://127.0.0.1:${port}`;
 const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -146,6 +149,10 @@ function chromiumVersion() {
 }
 
 const path = "tests/bench/RESULTS.md";
+if (process.env.BENCH_WEB_NO_RESULTS) {
+  console.log(section);
+  process.exit(0);
+}
 const old = readFileSync(path, "utf8");
 const re = /<!-- bench-web -->[\s\S]*?<!-- \/bench-web -->/;
 writeFileSync(path, re.test(old) ? old.replace(re, section) : old.trimEnd() + "\n\n" + section + "\n");
