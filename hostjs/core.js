@@ -96,6 +96,18 @@ function runGo(go, inst, bootName, what) {
   return { api, exited };
 }
 
+/** A cell of the usual TypeScript shapes, transformed once at load: esbuild's first use sets up tables, and V8 tiers up what it runs. */
+const TSX_WARMUP = `interface Row<T> { id: number; name?: string; tags: T[] }
+type Pick2 = Pick<Row<string>, "id"> & { extra: boolean };
+enum Kind { A = 1, B }
+class Box<T> { constructor(private readonly v: T) {} get(): T { return this.v; } }
+const rows: Row<string>[] = [1, 2, 3].map((i: number): Row<string> => ({ id: i, tags: [\`t\${i}\`] satisfies string[] }));
+const byId = new Map<number, Row<string>>(rows.map((r) => [r.id, r] as const));
+async function load(n: number): Promise<Pick2> { return { id: n, extra: n > 1 } as Pick2; }
+for (const r of rows) { if (r.name ?? Kind.A) byId.delete(r.id!); }
+const [first] = await Promise.all([load(1)]);
+return { first, box: new Box<string>("x").get(), n: rows.length as number };`;
+
 /**
  * The TypeScript transform (tsx.wasm: core/typescript as its own Go program),
  * loaded once per loader on first use: a page that runs only JavaScript never
@@ -117,7 +129,8 @@ export function tsxLoader({ base, module }) {
       const go = new globalThis.Go();
       const inst = await WebAssembly.instantiate(mod, go.importObject);
       const { api } = runGo(go, inst, "__codemodeTsxBoot", "tsx.wasm");
-      api.transform("let warm: number = 1");
+      api.transform(TSX_WARMUP);
+      ready = true;
       return api;
     })().catch((e) => {
       loading = null; // the next TypeScript cell tries again
@@ -130,9 +143,7 @@ export function tsxLoader({ base, module }) {
     /** @returns {boolean} whether the transform is loaded (a cell needs no wait) */
     get ready() { return ready; },
     async transform(src) {
-      const api = await load();
-      ready = true;
-      return api.transform(src);
+      return (await load()).transform(src);
     },
   };
 }
