@@ -128,15 +128,35 @@ build_web() {
   guarded_quickjs
   local out=build/web
   mkdir -p "$out"
+  # codemode.wasm: the core as a page runs it (codemode_hostjs: no wazero,
+  # no esbuild, no MCP SDK, no embedded quickjs.wasm); tsx.wasm: the
+  # TypeScript transform, loaded on the first TypeScript cell;
+  # codemode.wazero.wasm: the whole core, loaded only for engine "wazero".
+  # Each is rebuilt only when a Go input changed (stale).
   if stale "$out/codemode.wasm" "${GO_INPUTS[@]}"; then
-    step "build/web: codemode.wasm (GOOS=js, ~31 MB; the first build takes minutes)" env GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/codemode.wasm" ./wasm/codemode
+    step "build/web: codemode.wasm (GOOS=js, the page's core)" env GOOS=js GOARCH=wasm go build -tags codemode_hostjs -trimpath -ldflags="-s -w" -o "$out/codemode.wasm" ./wasm/codemode
   else
     log "build/web/codemode.wasm is up to date"
+  fi
+  if stale "$out/tsx.wasm" "${GO_INPUTS[@]}"; then
+    step "build/web: tsx.wasm (GOOS=js, the TypeScript transform)" env GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/tsx.wasm" ./wasm/tsx
+  fi
+  if stale "$out/codemode.wazero.wasm" "${GO_INPUTS[@]}"; then
+    step "build/web: codemode.wazero.wasm (GOOS=js, the whole core for engine wazero)" env GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/codemode.wazero.wasm" ./wasm/codemode
   fi
   # -p keeps the sources' times, so unchanged files are not compressed again.
   cp -p "$QJS_GUARDED" "$out/quickjs.wasm"
   cp -p "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"
   cp -p hostjs/codemode.js hostjs/codemode.d.ts hostjs/core.js hostjs/hostengine.js hostjs/codemode.worker.js "$out/"
+  # assets.js: each asset's versioned name, NAME?v=HASH, which codemode
+  # serve answers as immutable (the browser keeps the compiled wasm). Written
+  # only when it changes, so an unchanged build compresses nothing again.
+  local f names=""
+  for f in codemode.wasm codemode.wazero.wasm tsx.wasm quickjs.wasm wasm_exec.js; do
+    names="$names${names:+, }\"$f\": \"$f?v=$(sha256 "$out/$f" | cut -c1-16)\""
+  done
+  local assets; assets=$(printf '// Written by ./build.sh build (hostjs/assets.js says why).\nexport const assetNames = { %s };' "$names")
+  [ "$(cat "$out/assets.js" 2>/dev/null)" = "$assets" ] || printf '%s\n' "$assets" > "$out/assets.js"
   [ -f "$out/package.json" ] || echo '{"type": "module"}' > "$out/package.json"
   step "build/web: .gz and .br of the files changed since their last compression" node -e '
     const fs = require("fs"), zlib = require("zlib"), dir = process.argv[1];
@@ -331,11 +351,19 @@ test_hostjs() {
   npx playwright test tests/e2e/hostjs
 }
 
-# bench_web: the IDE's page load to first result (cold and warm) and its download
-# raw/gzip/brotli in Chromium; writes its section of tests/bench/RESULTS.md.
+# bench_web: the page figures of issue 23 in Debian's Chromium beside their
+# targets (first result vs quickjs-wasi's own host, cold and warm; the IDE's
+# bytes until its first result; the first TypeScript cell; 10 client-tool
+# calls), from build/bench-web = build/web + the bench pages + quickjs-wasi's
+# host; writes its section of tests/bench/RESULTS.md. BENCH_WEB_ROUNDS=N.
 bench_web() {
   build
-  log "bench-web: page load to first result, bundle sizes (Debian chromium)"
+  log "bench-web: staging build/bench-web"
+  rm -rf build/bench-web && cp -r build/web build/bench-web
+  cp -r tests/bench/web/page build/bench-web/bench
+  mkdir -p build/bench-web/bench/quickjs-wasi
+  cp node_modules/quickjs-wasi/dist/*.js "$QJS_SRC" build/bench-web/bench/quickjs-wasi/
+  log "bench-web: page figures (Debian chromium)"
   node tests/bench/web/bench.mjs
 }
 
@@ -486,7 +514,7 @@ worker() {
   if [ ! -f build/web/codemode.wasm ] || [ -n "$(find hostjs wasm core internal go.mod -newer build/web/codemode.wasm -type f -print -quit)" ]; then
     build_web
   fi
-  for f in codemode.js codemode.wasm quickjs.wasm; do
+  for f in codemode.js codemode.wasm quickjs.wasm tsx.wasm; do
     [ -f "build/web/$f" ] || die "build/web/$f is missing: ./build.sh build must write it (hostjs)"
   done
   log "worker: Go front (GOOS=js, codemode_relayonly)"
@@ -498,7 +526,7 @@ worker() {
   for f in edge/worker/src/*.mjs; do
     case "$f" in *.test.mjs) ;; *) cp "$f" "$WORKER_OUT/" ;; esac
   done
-  for f in build/web/*.js build/web/quickjs.wasm build/web/codemode.wasm; do
+  for f in build/web/*.js build/web/quickjs.wasm build/web/codemode.wasm build/web/tsx.wasm; do
     case "$(basename "$f")" in wasm_exec.js|worker.js|*.worker.js) continue ;; esac
     cp "$f" "$WORKER_OUT/"
   done

@@ -11,9 +11,9 @@ import (
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/internal/strictjson"
 	"github.com/codemode-go/codemode/core/mcp"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 	"github.com/codemode-go/codemode/internal/quickjs"
 	"github.com/codemode-go/codemode/internal/text"
-	json "github.com/goccy/go-json"
 )
 
 // Bounds of one bridge message each way. The guest's memory limit would stop a

@@ -1,4 +1,4 @@
-//go:build !codemode_relayonly
+//go:build !codemode_relayonly && !codemode_hostjs
 
 package core
 
@@ -11,7 +11,7 @@ import (
 )
 
 // transformTS compiles a TypeScript cell to JavaScript (esbuild's Go API).
-func transformTS(src string) (string, lineMap, error) {
+func (rt *Runtime) transformTS(_ context.Context, src string) (string, lineMap, error) {
 	js, lm, err := tsx.TransformMapped(src)
 	if lm == nil { // never a typed nil inside the interface
 		return js, nil, err

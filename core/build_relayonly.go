@@ -16,6 +16,8 @@ import (
 // beside the session object's full core. Options.Engine still works.
 var errRelayOnlyBuild = errors.New("this program was built with the codemode_relayonly tag: it cannot run cells without Options.Engine")
 
-func transformTS(string) (string, lineMap, error) { return "", nil, errRelayOnlyBuild }
+func (rt *Runtime) transformTS(context.Context, string) (string, lineMap, error) {
+	return "", nil, errRelayOnlyBuild
+}
 
 func newWazero(context.Context, bool, uint32) (engine.Engine, error) { return nil, errRelayOnlyBuild }

@@ -96,6 +96,13 @@ type Options struct {
 	// spec's 64 runs, MaxSuspendedBytes). Runtimes sharing a process's memory
 	// on purpose pass the same one.
 	SuspendLimits *SuspendLimits
+	// TransformTS runs the TypeScript transform in another program and answers
+	// core/typescript.Transform's text for src. Only builds without the
+	// compiler use it (the codemode_hostjs tag: hostjs's codemode.wasm, whose
+	// shim loads tsx.wasm on the first TypeScript cell); the others transform
+	// in-process and ignore it. A run's clock starts after the transform, so
+	// its loading never eats into timeoutMs.
+	TransformTS func(ctx context.Context, src string) ([]byte, error)
 	// RelayOnly builds a runtime that never loads QuickJS: it serves Catalog,
 	// CallTool and Surface, and Exec and Wait answer runtime_unavailable. A
 	// stateless front whose cells run elsewhere (the Cloudflare Worker's Go

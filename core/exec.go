@@ -13,7 +13,7 @@ import (
 	"github.com/codemode-go/codemode/core/internal/cellcheck"
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/core/namespace"
-	json "github.com/goccy/go-json"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
 // Scope is who runs: a suspended run is only visible to the scope that made it.
@@ -139,7 +139,7 @@ func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []
 	}
 	var lines lineMap
 	if lang == config.LanguageTypeScript {
-		js, lm, err := transformTS(src)
+		js, lm, err := rt.transformTS(ctx, src)
 		if err == nil {
 			err = cellcheck.CompiledBounds(js)
 		}

@@ -9,8 +9,8 @@ import (
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/internal/apifiles"
 	"github.com/codemode-go/codemode/core/mcp"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 	"github.com/codemode-go/codemode/internal/text"
-	json "github.com/goccy/go-json"
 )
 
 // RemoteCatalog is this runtime's catalog for one scope as a core running

@@ -2,8 +2,9 @@ package core
 
 import (
 	"github.com/codemode-go/codemode/core/catalog"
-	json "github.com/goccy/go-json"
 	"time"
+
+	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
 // Status is the CodeModeResult discriminator.

@@ -5,7 +5,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/codemode-go/codemode/core/catalog"
-	json "github.com/goccy/go-json"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
 // runData is what setup injects into the guest for one run. File contents do

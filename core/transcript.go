@@ -4,7 +4,7 @@ import (
 	"sync"
 
 	"github.com/codemode-go/codemode/core/catalog"
-	json "github.com/goccy/go-json"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
 // Transcript records the model's Code Mode control calls (exec and wait) and,

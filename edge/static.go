@@ -1,12 +1,18 @@
 package edge
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"mime"
 	"net/http"
 	"os"
 	"path"
+	"strconv"
 	"strings"
+	"sync"
+	"time"
 )
 
 // staticFiles serves a directory (the web IDE's build/web) read-only. Paths
@@ -14,8 +20,25 @@ import (
 // reachable through "..", absolute paths or symlinks. A request for x.wasm is
 // answered from x.wasm.br or x.wasm.gz when the client accepts that encoding
 // and the variant exists, with the original's Content-Type.
+//
+// Caching: every answer carries an ETag and Last-Modified. A request whose
+// query is ?v=HASH, HASH being the first 16 hex digits of the file's sha256
+// (what ./build.sh build writes into build/web/assets.js for hostjs), is
+// immutable: Cache-Control says so for a year, so a browser loads
+// codemode.wasm from its cache, with the code V8 compiled for it, without
+// asking. Every other answer is no-cache: revalidated, a 304 when unchanged.
 type staticFiles struct {
 	root *os.Root
+
+	mu     sync.Mutex
+	hashes map[string]fileHash // name -> its hash at a size and mtime
+}
+
+// fileHash is a file's content hash, valid while its size and mtime hold.
+type fileHash struct {
+	size int64
+	mod  time.Time
+	hex  string
 }
 
 func newStaticFiles(dir string) (*staticFiles, error) {
@@ -67,6 +90,11 @@ func (s *staticFiles) serve(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", contentType(name))
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Add("Vary", "Accept-Encoding")
+	if v := r.URL.Query().Get("v"); v != "" && v == s.hashOf(name) {
+		h.Set("Cache-Control", "public, max-age=31536000, immutable")
+	} else {
+		h.Set("Cache-Control", "no-cache")
+	}
 	accept := r.Header.Get("Accept-Encoding")
 	for _, v := range []struct{ enc, ext string }{{"br", ".br"}, {"gzip", ".gz"}} {
 		if !acceptsEncoding(accept, v.enc) {
@@ -97,8 +125,40 @@ func (s *staticFiles) serveFile(w http.ResponseWriter, r *http.Request, name, en
 	if encoding != "" {
 		w.Header().Set("Content-Encoding", encoding)
 	}
+	// Strong and cheap: each variant file has its own size and mtime.
+	w.Header().Set("ETag", `"`+strconv.FormatInt(fi.Size(), 36)+"-"+strconv.FormatInt(fi.ModTime().UnixNano(), 36)+`"`)
 	http.ServeContent(w, r, path.Base(name), fi.ModTime(), f)
 	return true
+}
+
+// hashOf answers the first 16 hex digits of the sha256 of the file name (the
+// uncompressed original), "" when it cannot be read. It is computed once per
+// size and mtime.
+func (s *staticFiles) hashOf(name string) string {
+	fi, err := s.root.Stat(name)
+	if err != nil || !fi.Mode().IsRegular() {
+		return ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if c, ok := s.hashes[name]; ok && c.size == fi.Size() && c.mod.Equal(fi.ModTime()) {
+		return c.hex
+	}
+	f, err := s.root.Open(name)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	sum := sha256.New()
+	if _, err := io.Copy(sum, f); err != nil {
+		return ""
+	}
+	if s.hashes == nil {
+		s.hashes = map[string]fileHash{}
+	}
+	c := fileHash{size: fi.Size(), mod: fi.ModTime(), hex: hex.EncodeToString(sum.Sum(nil))[:16]}
+	s.hashes[name] = c
+	return c.hex
 }
 
 // acceptsEncoding reports whether an Accept-Encoding header allows enc with a

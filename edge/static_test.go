@@ -1,6 +1,8 @@
 package edge_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"testing"
@@ -49,5 +51,31 @@ func TestStaticFilesWithMIMETypesAndPrecompressedVariants(t *testing.T) {
 	}
 	if a := do(t, "POST", srv.URL+"/index.html", "", "{}"); a.status != 404 {
 		t.Errorf("POST to a static path: %d", a.status)
+	}
+}
+
+// A ?v= naming the file's content hash is immutable; anything else is
+// revalidated, and an unchanged file answers 304 to its ETag.
+func TestStaticFilesCacheHeaders(t *testing.T) {
+	dir := t.TempDir()
+	body := []byte("\x00asm-core")
+	if err := os.WriteFile(filepath.Join(dir, "codemode.wasm"), body, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(body)
+	v := hex.EncodeToString(sum[:])[:16]
+	srv := newServer(t, edge.Options{StaticDir: dir})
+	for _, c := range []struct{ path, cache string }{
+		{"/codemode.wasm?v=" + v, "public, max-age=31536000, immutable"},
+		{"/codemode.wasm?v=0123456789abcdef", "no-cache"},
+		{"/codemode.wasm", "no-cache"},
+	} {
+		a := do(t, "GET", srv.URL+c.path, "", "", "Accept-Encoding", "identity")
+		if a.status != 200 || a.header.Get("Cache-Control") != c.cache || a.header.Get("ETag") == "" || a.header.Get("Last-Modified") == "" {
+			t.Errorf("GET %s: %d Cache-Control %q ETag %q", c.path, a.status, a.header.Get("Cache-Control"), a.header.Get("ETag"))
+		}
+		if again := do(t, "GET", srv.URL+c.path, "", "", "Accept-Encoding", "identity", "If-None-Match", a.header.Get("ETag")); again.status != 304 {
+			t.Errorf("GET %s with its ETag: %d, want 304", c.path, again.status)
+		}
 	}
 }

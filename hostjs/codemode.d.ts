@@ -55,8 +55,11 @@ export interface CodeModeOptions {
   thread?: "worker" | "inline";
   /** Where codemode.wasm, quickjs.wasm and wasm_exec.js live (default: beside codemode.js). */
   assets?: string | URL;
-  /** Hosts that forbid compiling bytes (workerd) hand in the imported modules; needs thread "inline" and wasm_exec.js loaded. */
-  modules?: { codemode: WebAssembly.Module; quickjs: WebAssembly.Module };
+  /**
+   * Hosts that forbid compiling bytes (workerd) hand in the imported modules; needs thread "inline" and wasm_exec.js loaded.
+   * tsx (build/web's tsx.wasm, the TypeScript transform) is instantiated on the first TypeScript cell; without it such a cell fails naming it.
+   */
+  modules?: { codemode: WebAssembly.Module; quickjs: WebAssembly.Module; tsx?: WebAssembly.Module };
   /** QuickJS interrupt checks per second of CPU on this engine: the budget that ends busy cells where the clock stands still. */
   interruptsPerSecond?: number;
   /** Loop-guard polls per second of CPU inside a long built-in on this engine: the budget that ends them where the clock stands still (a deployed Worker). Unset: the deadline does. */
@@ -183,6 +186,15 @@ export interface CodeMode extends EventTarget {
   close(): Promise<void>;
   /** "workerrestart" (detail: {reason}) after a worker was stopped and replaced. */
   addEventListener(type: "workerrestart", listener: (ev: Event & { detail: { reason: string } }) => void): void;
+  /**
+   * "typescriptready" (thread "worker"): the TypeScript transform (tsx.wasm) is loaded, in the
+   * background once the core is idle when config.languages allows TypeScript, or by the first
+   * TypeScript cell. A TypeScript cell never needs to wait for it: the first one loads it, and
+   * neither its loading nor its transform counts against timeoutMs.
+   */
+  addEventListener(type: "typescriptready", listener: (ev: Event) => void): void;
+  /** True once "typescriptready" fired. */
+  readonly typescriptReady: boolean;
   addEventListener(type: string, listener: EventListenerOrEventListenerObject | null): void;
 }
 

@@ -8,7 +8,7 @@
 // In a page the core runs in a dedicated Web Worker (a busy cell never freezes
 // the page); a cell still running past timeoutMs plus a grace is stopped by
 // terminating the worker. Elsewhere it runs inline. Types: codemode.d.ts.
-import { startCore, fetchHooks, runClientTool } from "./core.js";
+import { startCore, fetchHooks, runClientTool, tsxLoader } from "./core.js";
 
 /** Extra time past timeoutMs before a page terminates a busy worker. */
 export const WORKER_GRACE_MS = 1500;
@@ -81,10 +81,11 @@ function checkOptions(o) {
   if (o.assets !== undefined && typeof o.assets !== "string" && !(o.assets instanceof URL)) fail("options.assets", "a string or URL", o.assets);
   if (o.modules !== undefined) {
     // Hosts that forbid compiling bytes (workerd) import the modules instead.
-    if (!isObject(o.modules)) fail("options.modules", "an object {codemode, quickjs}", o.modules);
+    if (!isObject(o.modules)) fail("options.modules", "an object {codemode, quickjs, tsx?}", o.modules);
     for (const k of ["codemode", "quickjs"]) {
       if (!(o.modules[k] instanceof WebAssembly.Module)) fail(`options.modules.${k}`, "a WebAssembly.Module", o.modules[k]);
     }
+    if (o.modules.tsx !== undefined && !(o.modules.tsx instanceof WebAssembly.Module)) fail("options.modules.tsx", "a WebAssembly.Module", o.modules.tsx);
     if (o.thread === "worker") throw new TypeError(`createCodeMode: options.modules needs thread "inline"`);
   }
   if (o.interruptsPerSecond !== undefined && (!Number.isSafeInteger(o.interruptsPerSecond) || o.interruptsPerSecond < 1)) {
@@ -147,10 +148,15 @@ class InlineCore {
   async start(o, assets) {
     const byName = new Map((o.clientTools ?? []).map((t) => [t.name, t]));
     this.controllers = new Map();
+    // TypeScript: tsx.wasm beside the assets, or modules.tsx, loaded on the
+    // first TypeScript cell only (a Worker's session object pays nothing for
+    // JavaScript-only sessions).
+    const tsx = tsxLoader({ base: assets, module: o.modules?.tsx });
     const hooks = {
       ...fetchHooks(o.serverTools?.fetch),
       callClientTool: (name, input, runId, callId) => runClientTool(byName.get(name), input, runId, callId, this.controllers),
       abortClientTool: (callId) => { const ac = this.controllers.get(callId); if (ac) ac.abort(); },
+      transformTS: (src) => tsx.transform(src),
     };
     const { api, info } = await startCore({ assets, options: goOptions(o), hooks, modules: o.modules });
     this.api = api;
@@ -203,7 +209,23 @@ class WorkerCore {
       // the grace before it is terminated.
       const p = this.pending.get(m.id);
       if (p && this.info && !p.timer) {
-        p.timer = setTimeout(() => this.restart(`cell exceeded timeoutMs`, m.id), this.info.timeoutMs + WORKER_GRACE_MS);
+        p.started = true;
+        if (!this.holds) this.arm(m.id, p);
+      }
+    } else if (m.type === "tsxready") {
+      if (!this.owner.typescriptReady) {
+        this.owner.typescriptReady = true;
+        this.owner.dispatchEvent(new Event("typescriptready"));
+      }
+    } else if (m.type === "hold" || m.type === "resume") {
+      // The worker is loading tsx.wasm for a TypeScript cell: it waits, it is
+      // not busy, so no cell's watchdog runs meanwhile; each restarts after.
+      this.holds = (this.holds ?? 0) + (m.type === "hold" ? 1 : -1);
+      for (const [id, p] of this.pending) {
+        if (!p.started) continue;
+        clearTimeout(p.timer);
+        p.timer = null;
+        if (!this.holds) this.arm(id, p);
       }
     } else if (m.type === "reply") {
       const p = this.pending.get(m.id);
@@ -223,6 +245,9 @@ class WorkerCore {
       if (ac) ac.abort();
     }
   }
+  arm(id, p) {
+    p.timer = setTimeout(() => this.restart(`cell exceeded timeoutMs`, id), this.info.timeoutMs + WORKER_GRACE_MS);
+  }
   /**
    * Stops the worker; the overrunning call (timedOut) fails as timeout, a call
    * the host stopped (stopped: stop()) says so, others as lost.
@@ -230,6 +255,7 @@ class WorkerCore {
   restart(reason, timedOut, stopped = null) {
     const old = this.worker;
     old.terminate();
+    this.holds = 0;
     for (const ac of this.controllers.values()) ac.abort();
     this.controllers.clear();
     const pending = [...this.pending.entries()];
@@ -292,6 +318,8 @@ class CodeMode extends EventTarget {
     this.thread = thread;
     this._closed = false;
     this._telemetry = null;
+    /** True once the TypeScript transform (tsx.wasm) is loaded in a page's worker; the "typescriptready" event fires then. */
+    this.typescriptReady = false;
   }
   lastTelemetry() {
     const t = this._telemetry ?? emptyTelemetry();

@@ -98,6 +98,17 @@ test("JavaScript and TypeScript cells complete with the spec's result union", as
   assert.equal(bad.code, "invalid_input");
 });
 
+// codemode.wasm has no compiler: TypeScript runs in tsx.wasm, and its answer
+// crosses to the core in a wire form that carries the line map too.
+test("TypeScript through tsx.wasm: a syntax error names the cell's line, a throw maps to the TypeScript line", async () => {
+  const bad = await cm.exec({ code: "const a = 1;\nconst n: number = ;", language: "typescript" });
+  assert.equal(bad.status, "failed");
+  assert.match(bad.error, /typescript:2:/);
+  const r = await cm.exec({ code: "type A = { n: number };\nconst a: A = { n: 1 };\nthrow new Error('boom ' + a.n);", language: "typescript" });
+  assert.equal(r.status, "failed");
+  assert.match(r.error, /boom 1[\s\S]*cell\.ts:3:/);
+});
+
 test("client tools: untrusted entries, found by search, called, errors catchable", async () => {
   const cat = await cm.catalog();
   const greet = cat.find((e) => e.id === "client:demo:greet");

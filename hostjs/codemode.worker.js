@@ -1,12 +1,22 @@
 // The dedicated Web Worker that runs the Go core for a page (codemode.js starts
 // it). A busy cell blocks only this thread; the page stops it by terminating the
 // worker. Client tools run in the page; server tools are fetched from here.
-import { startCore, fetchHooks } from "./core.js";
+import { startCore, fetchHooks, tsxLoader } from "./core.js";
 
 let api = null;
+let tsx = null; // the TypeScript transform (tsx.wasm), loaded on first use
+let inflight = 0; // calls of the page this worker is running
+let preload = false; // load tsx.wasm once the core is idle (TypeScript enabled)
 const tools = new Map(); // callId -> {resolve, reject}
 const post = (m) => self.postMessage(m);
 const errorOf = (e) => ({ name: (e && e.name) || "Error", message: e && e.message !== undefined ? String(e.message) : String(e) });
+
+/**
+ * Preloading waits this long after the last call for the core to stay idle:
+ * long enough that a page's first cells (a person's first Run) go first, so
+ * the download never competes with them.
+ */
+const PRELOAD_IDLE_MS = 1000;
 
 const hooks = {
   ...fetchHooks(),
@@ -19,7 +29,30 @@ const hooks = {
   abortClientTool(callId) {
     post({ type: "abortTool", callId });
   },
+  // The first TypeScript cell may have to load tsx.wasm: the page holds its
+  // watchdog meanwhile (the worker is waiting, not busy), and the core starts
+  // the run's clock only after the transform.
+  transformTS(src) {
+    if (tsx.ready) return tsx.transform(src);
+    post({ type: "hold" });
+    return tsx.transform(src).finally(() => post({ type: "resume" })).then((out) => {
+      post({ type: "tsxready" });
+      return out;
+    });
+  },
 };
+
+// idle schedules the background load of tsx.wasm (a low-priority download)
+// for when no call of the page has run for PRELOAD_IDLE_MS, so it never
+// competes with the first cells of a page that just started.
+function idle() {
+  if (!preload || inflight > 0) return;
+  setTimeout(() => {
+    if (!preload || inflight > 0) return;
+    preload = false;
+    tsx.load().then(() => post({ type: "tsxready" }), () => {}); // a failure is reported by the first TypeScript cell
+  }, PRELOAD_IDLE_MS);
+}
 
 self.onmessage = async (ev) => {
   const m = ev.data;
@@ -35,12 +68,15 @@ self.onmessage = async (ev) => {
     }
     return;
   }
+  inflight++;
   try {
     let value;
     if (m.type === "init") {
+      tsx = tsxLoader({ base: new URL(m.assets) });
       const started = await startCore({ assets: m.assets, options: m.options, hooks });
       api = started.api;
       value = started.info;
+      preload = (value.languages ?? []).includes("typescript");
     } else {
       // The page's watchdog counts from here: a fresh worker's start-up and a
       // queue of earlier messages never eat into the cell's timeoutMs.
@@ -50,5 +86,8 @@ self.onmessage = async (ev) => {
     post({ type: "reply", id: m.id, ok: true, value });
   } catch (e) {
     post({ type: "reply", id: m.id, ok: false, error: errorOf(e) });
+  } finally {
+    inflight--;
+    idle();
   }
 };

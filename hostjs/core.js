@@ -2,6 +2,10 @@
 // quickjs.wasm) in the current realm: a Web Worker, Node.js, a Durable Object.
 // Internal to hostjs: codemode.js and codemode.worker.js use it.
 import { installHostEngine } from "./hostengine.js";
+import { assetNames } from "./assets.js";
+
+/** URL of one of hostjs's assets in base: its versioned name when the build wrote one. */
+const asset = (name, base) => new URL(assetNames[name] ?? name, base);
 
 const compiled = new Map();
 
@@ -80,6 +84,71 @@ export async function runClientTool(tool, inputJSON, runId, callId, controllers)
 }
 
 /**
+ * Runs a GOOS=js program that hands its api to globalThis[bootName].ready
+ * while it starts (before main blocks); answers {api, exited}.
+ */
+function runGo(go, inst, bootName, what) {
+  let api;
+  globalThis[bootName] = { ready(a) { api = a; } };
+  const exited = go.run(inst);
+  delete globalThis[bootName];
+  if (!api) throw new Error(`codemode: ${what} did not start`);
+  return { api, exited };
+}
+
+/** A cell of the usual TypeScript shapes, transformed once at load: esbuild's first use sets up tables, and V8 tiers up what it runs. */
+const TSX_WARMUP = `interface Row<T> { id: number; name?: string; tags: T[] }
+type Pick2 = Pick<Row<string>, "id"> & { extra: boolean };
+enum Kind { A = 1, B }
+class Box<T> { constructor(private readonly v: T) {} get(): T { return this.v; } }
+const rows: Row<string>[] = [1, 2, 3].map((i: number): Row<string> => ({ id: i, tags: [\`t\${i}\`] satisfies string[] }));
+const byId = new Map<number, Row<string>>(rows.map((r) => [r.id, r] as const));
+async function load(n: number): Promise<Pick2> { return { id: n, extra: n > 1 } as Pick2; }
+for (const r of rows) { if (r.name ?? Kind.A) byId.delete(r.id!); }
+const [first] = await Promise.all([load(1)]);
+return { first, box: new Box<string>("x").get(), n: rows.length as number };`;
+
+/**
+ * The TypeScript transform (tsx.wasm: core/typescript as its own Go program),
+ * loaded once per loader on first use: a page that runs only JavaScript never
+ * downloads it. load() answers {transform(src) -> JSON text}; it runs one
+ * small transform first, so esbuild's first-use set-up is paid at load.
+ * @param {{base?: URL|null, module?: WebAssembly.Module}} where
+ */
+export function tsxLoader({ base, module }) {
+  let loading = null;
+  let ready = false;
+  const load = () => {
+    loading ??= (async () => {
+      let mod = module;
+      if (!mod) {
+        if (!base) throw new Error("codemode: TypeScript needs tsx.wasm: pass modules.tsx (a WebAssembly.Module of build/web/tsx.wasm)");
+        await loadWasmExec(asset("wasm_exec.js", base));
+        mod = await compileOnce(asset("tsx.wasm", base));
+      }
+      const go = new globalThis.Go();
+      const inst = await WebAssembly.instantiate(mod, go.importObject);
+      const { api } = runGo(go, inst, "__codemodeTsxBoot", "tsx.wasm");
+      api.transform(TSX_WARMUP);
+      ready = true;
+      return api;
+    })().catch((e) => {
+      loading = null; // the next TypeScript cell tries again
+      throw e;
+    });
+    return loading;
+  };
+  return {
+    load,
+    /** @returns {boolean} whether the transform is loaded (a cell needs no wait) */
+    get ready() { return ready; },
+    async transform(src) {
+      return (await load()).transform(src);
+    },
+  };
+}
+
+/**
  * Boots one Go instance of a GOOS=js program of this repository (codemode.wasm,
  * or the benchmark driver) with the host engine; answers the api it hands to
  * globalThis.__codemodeBoot.ready.
@@ -94,18 +163,16 @@ export async function bootGo(base, wasmURL, modules) {
     if (!globalThis.Go) throw new Error("codemode: import wasm_exec.js before createCodeMode({modules})");
     ({ codemode: goMod, quickjs: qjsMod } = modules);
   } else {
-    await loadWasmExec(new URL("wasm_exec.js", base));
-    [goMod, qjsMod] = await Promise.all([compileOnce(wasmURL), compileOnce(new URL("quickjs.wasm", base))]);
+    // Both downloads and compiles start before wasm_exec.js is imported.
+    const mods = Promise.all([compileOnce(wasmURL), compileOnce(asset("quickjs.wasm", base))]);
+    await loadWasmExec(asset("wasm_exec.js", base));
+    [goMod, qjsMod] = await mods;
   }
   const go = new globalThis.Go();
   const host = installHostEngine(go, { quickjsModule: qjsMod });
   const inst = await WebAssembly.instantiate(goMod, go.importObject);
-  let api;
-  globalThis.__codemodeBoot = { ready(a) { api = a; } };
   host.bind(inst);
-  const exited = go.run(inst);
-  delete globalThis.__codemodeBoot;
-  if (!api) throw new Error(`codemode: ${wasmURL ?? "codemode.wasm"} did not start`);
+  const { api, exited } = runGo(go, inst, "__codemodeBoot", String(wasmURL ?? "codemode.wasm"));
   return { api, quickjsModule: qjsMod, exited };
 }
 
@@ -115,7 +182,10 @@ export async function bootGo(base, wasmURL, modules) {
  */
 export async function startCore({ assets, options, hooks, modules }) {
   const base = modules ? null : new URL(String(assets));
-  const { api, quickjsModule, exited } = await bootGo(base, base && new URL("codemode.wasm", base), modules);
+  // codemode.wasm is built without wazero (the codemode_hostjs tag); the
+  // build that has it is loaded only for engine "wazero".
+  const file = options.engine === "wazero" ? "codemode.wazero.wasm" : "codemode.wasm";
+  const { api, quickjsModule, exited } = await bootGo(base, base && asset(file, base), modules);
   const info = JSON.parse(await api.init(JSON.stringify(options), hooks, quickjsModule));
   return { api, info, exited };
 }

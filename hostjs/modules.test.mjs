@@ -48,3 +48,21 @@ test("a scope with unknown fields is refused", async () => {
     await cm.close();
   }
 });
+
+test("modules.tsx runs TypeScript; without it a TypeScript cell fails naming what to pass", async () => {
+  const tsx = await WebAssembly.compile(await readFile(new URL("tsx.wasm", web)));
+  const cm = await createCodeMode({ thread: "inline", modules: { ...modules, tsx } });
+  const bare = await createCodeMode({ thread: "inline", modules });
+  try {
+    const r = await cm.exec({ code: "const n: number = 41; return n + 1", language: "typescript" });
+    assert.equal(r.value, 42);
+    const no = await bare.exec({ code: "const n: number = 41; return n + 1", language: "typescript" });
+    assert.equal(no.status, "failed");
+    assert.match(no.error, /modules\.tsx/);
+    assert.equal((await bare.exec({ code: "return 7" })).value, 7);
+  } finally {
+    await cm.close();
+    await bare.close();
+  }
+  await assert.rejects(createCodeMode({ thread: "inline", modules: { ...modules, tsx: 1 } }), /options\.modules\.tsx must be a WebAssembly\.Module/);
+});

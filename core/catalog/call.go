@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"time"
 
+	gojson "github.com/codemode-go/codemode/internal/jsonx"
 	"github.com/codemode-go/codemode/internal/text"
-	gojson "github.com/goccy/go-json"
 )
 
 // Via is the guest path a call came through; it decides which ids are reachable.

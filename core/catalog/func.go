@@ -7,7 +7,7 @@ import (
 	"reflect"
 	"strings"
 
-	json "github.com/goccy/go-json"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 	"github.com/google/jsonschema-go/jsonschema"
 )
 

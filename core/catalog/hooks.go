@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/codemode-go/codemode/core/internal/tsschema"
-	json "github.com/goccy/go-json"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
 // ToolKindCodeModeExec marks hook events of the outer Code Mode exec, so policies

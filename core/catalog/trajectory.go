@@ -4,7 +4,7 @@ import (
 	"sync"
 	"time"
 
-	json "github.com/goccy/go-json"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
 // Outcome of a nested call in the trajectory.

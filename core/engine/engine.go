@@ -75,6 +75,14 @@ type Engine interface {
 	Close(ctx context.Context) error
 }
 
+// Compiled is an optional interface of Engine: one that was handed the
+// compiled quickjs.wasm by its host (core/engine/jsengine) and ignores the
+// bytes Load receives, so the driver need not read or verify any.
+type Compiled interface {
+	// HasModule reports that Load needs no bytes.
+	HasModule() bool
+}
+
 // Module is a compiled module that can be instantiated many times.
 type Module interface {
 	// Instantiate creates an instance without running start functions; import

@@ -1,13 +1,8 @@
 package mcp
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ErrUnavailable marks a call that failed because the server's connection is gone
@@ -34,36 +29,3 @@ func (e unavailableError) Error() string {
 }
 
 func (e unavailableError) Unwrap() error { return ErrUnavailable }
-
-// callError words an SDK failure of what (a method) on subject (the server, or
-// server.tool) for a caller that may be a model or an HTTP client. The SDK's own
-// text can quote Go decoder messages (Go struct and field types) for a malformed
-// response, so only three things pass: context errors (wrapped, so aborts and
-// deadlines keep their meaning), the server's own JSON-RPC error (code and a
-// clipped message: the server's text, untrusted but meant for the caller), and a
-// closed connection (ErrUnavailable). Anything else is a response that is not
-// valid MCP, said without the decoder's words.
-func callError(server, subject, what string, err error) error {
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		ctxErr := context.Canceled
-		if errors.Is(err, context.DeadlineExceeded) {
-			ctxErr = context.DeadlineExceeded
-		}
-		return fmt.Errorf("mcp: %s: %s: %w", subject, what, ctxErr)
-	}
-	if errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe) {
-		return unavailableError{server}
-	}
-	var we *jsonrpc.Error
-	if errors.As(err, &we) {
-		if we.Code == codeClientClosing || we.Code == codeServerClosing {
-			return unavailableError{server}
-		}
-		msg := we.Message
-		if len(msg) > MaxErrorMessageBytes {
-			msg = clip(msg[:MaxErrorMessageBytes]) + "…"
-		}
-		return fmt.Errorf("mcp: %s: %s: the server answered error %d: %s", subject, what, we.Code, clip(msg))
-	}
-	return fmt.Errorf("mcp: %s: %s: the server's answer is not a valid MCP result", subject, what)
-}

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/codemode-go/codemode/core/catalog"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 	"github.com/codemode-go/codemode/internal/text"
-	json "github.com/goccy/go-json"
 )
 
 // Bounds on guest calls into a namespace.

@@ -21,7 +21,7 @@ import (
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/mcp"
-	json "github.com/goccy/go-json"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
 // Request is one HTTP exchange with the server.

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	json "github.com/goccy/go-json"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
 // Provider shapes. Quirks handled for every emitted definition (exec and wait are

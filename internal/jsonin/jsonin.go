@@ -23,7 +23,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	json "github.com/goccy/go-json"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
 // MaxDepth bounds the nesting of a value: deeper input is refused before

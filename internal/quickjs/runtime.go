@@ -91,7 +91,7 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 	if cfg.Engine == nil {
 		return nil, errors.New("quickjs: Config.Engine is required")
 	}
-	if cfg.Wasm == nil {
+	if c, ok := cfg.Engine.(engine.Compiled); cfg.Wasm == nil && !(ok && c.HasModule()) {
 		b, err := wasmbin.Bytes()
 		if err != nil {
 			return nil, err

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"math"
 
-	json "github.com/goccy/go-json"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
 func (vm *VM) malloc(n uint32) (uint32, error) {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core/engine"
-	json "github.com/goccy/go-json"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
 // Value is a JSValue box: an i32 pointer into guest memory. Values returned by VM

@@ -158,6 +158,9 @@ func (h *host) init(args []js.Value) (string, error) {
 		InterruptsPerSecond: opts.InterruptsPerSecond,
 		PollsPerSecond:      opts.PollsPerSecond,
 	}
+	if h.hooks.Type() == js.TypeObject && h.hooks.Get("transformTS").Type() == js.TypeFunction {
+		co.TransformTS = h.transformTS
+	}
 	switch opts.Engine {
 	case "", "host":
 		pages := uint32(cfg.MemoryLimitBytes/engine.PageSize)*5/4 + 64
@@ -171,6 +174,8 @@ func (h *host) init(args []js.Value) (string, error) {
 		}
 		co.Engine = e
 	case "wazero":
+		// Only the build without the codemode_hostjs tag has wazero
+		// (codemode.wazero.wasm, which the shim loads for this engine).
 		co.Interpreter = true
 	default:
 		return "", fmt.Errorf(`createCodeMode: engine must be "host" or "wazero"`)

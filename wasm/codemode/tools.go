@@ -87,6 +87,20 @@ func awaitCtx(ctx context.Context, p js.Value, cancel func()) (js.Value, error) 
 	}
 }
 
+// transformTS is core.Options.TransformTS over the shim's transformTS hook,
+// which loads tsx.wasm on first use and answers core/typescript.Transform's
+// text.
+func (h *host) transformTS(ctx context.Context, src string) ([]byte, error) {
+	v, err := awaitCtx(ctx, h.hooks.Call("transformTS", src), func() {})
+	if err != nil {
+		return nil, err
+	}
+	if v.Type() != js.TypeString {
+		return nil, errors.New("the transformTS hook answered no text")
+	}
+	return []byte(v.String()), nil
+}
+
 var fetchSeq atomic.Int64
 
 // fetch is remote.Doer over the shim's fetch hook (the Fetch API in every host;

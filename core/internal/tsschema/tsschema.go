@@ -11,8 +11,8 @@ import (
 	"sync"
 
 	"github.com/codemode-go/codemode/internal/jsident"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 	"github.com/codemode-go/codemode/internal/text"
-	json "github.com/goccy/go-json"
 )
 
 // Limits bound the TypeScript-like rendering of a JSON Schema. Every schema a

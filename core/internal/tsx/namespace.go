@@ -1,3 +1,5 @@
+//go:build !codemode_hostjs
+
 package tsx
 
 import (

@@ -1,10 +1,6 @@
 package tsx
 
-import (
-	"strings"
-
-	"github.com/go-sourcemap/sourcemap"
-)
+import "github.com/go-sourcemap/sourcemap"
 
 // LineMap maps positions in the JavaScript body TransformMapped returned back
 // to the TypeScript the model wrote. It reads esbuild's source map with
@@ -15,20 +11,17 @@ type LineMap struct {
 	// preamble is how many lines of esbuild helpers precede the body: in
 	// esbuild's output the wrapper's header line sits between them and the body.
 	preamble int
+	raw      []byte // esbuild's map, for Encode
 }
 
-// newLineMap reads esbuild's map; out is esbuild's whole output, whose helper
-// lines (if any) come before the wrapper's header.
-func newLineMap(raw []byte, out string) (*LineMap, error) {
+// newLineMap reads esbuild's map; preamble is how many lines of helpers
+// precede the wrapper's header in esbuild's output.
+func newLineMap(raw []byte, preamble int) (*LineMap, error) {
 	sm, err := sourcemap.Parse("cell.js.map", raw)
 	if err != nil {
 		return nil, err
 	}
-	lm := &LineMap{sm: sm}
-	if i := strings.Index(out, "\n"+printedTop); i >= 0 && !strings.HasPrefix(out, printedTop) {
-		lm.preamble = strings.Count(out[:i+1], "\n")
-	}
-	return lm, nil
+	return &LineMap{sm: sm, preamble: preamble, raw: raw}, nil
 }
 
 // Position maps line and column (1-based, as QuickJS prints them) of the body

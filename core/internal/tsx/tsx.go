@@ -1,3 +1,5 @@
+//go:build !codemode_hostjs
+
 // Package tsx turns the TypeScript of one exec cell into JavaScript that
 // QuickJS-WASI can evaluate. It is a source transform only, as the spec's
 // "TypeScript" section requires: no type checking, no module resolution, no
@@ -90,7 +92,7 @@ func TransformMapped(src string) (string, *LineMap, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	lm, err := newLineMap(res.Map, string(res.Code))
+	lm, err := newLineMap(res.Map, preambleLines(string(res.Code)))
 	if err != nil {
 		return "", nil, err
 	}
@@ -135,6 +137,15 @@ func checkSelfContained(src string) error {
 		d.Text += ` (a "}" earlier closes more blocks than the cell opened)`
 	}
 	return d
+}
+
+// preambleLines counts the lines of esbuild helpers before the wrapper's
+// header in esbuild's whole output out (0 when the header comes first).
+func preambleLines(out string) int {
+	if i := strings.Index(out, "\n"+printedTop); i >= 0 && !strings.HasPrefix(out, printedTop) {
+		return strings.Count(out[:i+1], "\n")
+	}
+	return 0
 }
 
 // unwrap removes the wrapper function from esbuild's output, keeping any helper

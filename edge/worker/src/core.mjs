@@ -11,6 +11,7 @@
 import { createCodeMode } from "./codemode.js";
 import codemodeWasm from "./codemode.wasm";
 import quickjsWasm from "./quickjs.wasm";
+import tsxWasm from "./tsx.wasm";
 import { app, clientTools } from "./tools.mjs";
 
 /** The origin the relay URLs use; ctx.exports never resolves it. */
@@ -33,7 +34,7 @@ export async function openCore({ env, exports, config, auth, interruptsPerSecond
     serverTools: { url: RELAY_ORIGIN, fetch: relayFetch },
     engine: "host",
     thread: "inline",
-    modules: { codemode: codemodeWasm, quickjs: quickjsWasm },
+    modules: { codemode: codemodeWasm, quickjs: quickjsWasm, tsx: tsxWasm },
     interruptsPerSecond,
     pollsPerSecond,
   });

@@ -1,97 +1,158 @@
-// ./build.sh bench-web: the web IDE's page load to first result in Debian's
-// Chromium (cold: empty cache, a new browser profile; warm: the same profile
-// reloaded, HTTP cache and V8's wasm code cache filled), and the download of
-// what the page loads, raw / gzip / brotli (the precompressed files codemode
-// serve sends). Writes its section of tests/bench/RESULTS.md.
+// ./build.sh bench-web: the page figures of issue 23 in Debian's Chromium, each
+// beside its target, with the reference measured in the same run:
 //
-// "First result" = from navigation start until the result panel shows the
-// completed value of the default cell (the shipments example: tools.search,
-// one server tool call), clicked through the page's own Run button.
+// - page first result: a fresh browser context loads a page that runs
+//   createCodeMode({}) + exec `return 6 * 7` (ours, the core in its worker)
+//   or quickjs-wasi's own host loading quickjs.wasm and evaluating `6 * 7`
+//   (the reference, node_modules/quickjs-wasi), navigation start to the value;
+//   cold (new context, empty HTTP cache) and warm (the same context reloaded:
+//   HTTP cache and V8's code cache for the wasm). Ratio ours/reference.
+// - web IDE: bytes transferred from / until its first cell's result is shown
+//   (every response of the page and its worker that finished by then, headers
+//   and encoded body), cold; and the time to "core ready" and first result.
+// - first TypeScript cell (~1 KB) once the core is ready and tsx.wasm loaded
+//   in the background ("typescriptready"), then 10 sequential calls of a page
+//   (client) tool in one exec from a warm core (exec timed in the page).
+//
+// Writes its section of tests/bench/RESULTS.md (between <!-- bench-web -->
+// markers). BENCH_WEB_ROUNDS (default 5) rounds of each.
 import { chromium } from "@playwright/test";
+import { spawn, execFileSync } from "node:child_process";
 import { readFileSync, statSync, writeFileSync, existsSync } from "node:fs";
-import { gzipSync } from "node:zlib";
-import { chromiumArgs as args, median, startServe } from "./serve.mjs";
 
-const ROUNDS = Number(process.env.BENCH_WEB_ROUNDS ?? 3);
-const dir = "build/web";
-const { url, server } = await startServe();
+const ROUNDS = Number(process.env.BENCH_WEB_ROUNDS ?? 5);
+// build/web plus bench/ (the pages and quickjs-wasi), staged by build.sh;
+// BENCH_WEB_DIR stages another build the same way (a before/after run), and
+// BENCH_WEB_NO_RESULTS=1 prints the section without writing RESULTS.md.
+const dir = process.env.BENCH_WEB_DIR ?? "build/bench-web";
+const port = 20000 + Math.floor(Math.random() * 30000);
+const origin = `http://127.0.0.1:${port}`;
+const args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+  "--disable-sync", "--no-first-run", "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"];
+const load0 = loadavg();
 
-async function firstResult(page) {
-  const t0 = Date.now();
+const server = spawn("build/codemode", ["serve", "--config", "tests/e2e/ide/serve.json5", "--addr", `127.0.0.1:${port}`, "--static", dir], { stdio: ["ignore", "pipe", "inherit"] });
+await new Promise((resolve, reject) => {
+  server.stdout.on("data", (b) => { if (String(b).includes("serving on")) resolve(); });
+  server.on("exit", (c) => reject(new Error(`codemode serve exited with ${c}`)));
+});
+
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args });
+
+/** Navigation start to window.firstResult on page, in ms. */
+async function firstResult(page, url) {
   await page.goto(url);
+  await page.waitForFunction(() => window.firstResult, null, { timeout: 120_000, polling: 20 });
+  const r = await page.evaluate(() => window.firstResult);
+  if (r.value !== 42) throw new Error(`${url} answered ${JSON.stringify(r.value)}`);
+  return r.ms;
+}
+
+// 1. Page first result, ours and the reference alternating (ABBA), cold then warm.
+const first = { ours: { cold: [], warm: [] }, ref: { cold: [], warm: [] } };
+for (let i = 0; i < ROUNDS; i++) {
+  for (const side of i % 2 ? ["ref", "ours"] : ["ours", "ref"]) {
+    const ctx = await browser.newContext();
+    const page = await ctx.newPage();
+    const url = `${origin}/bench/first.html?side=${side}`;
+    first[side].cold.push(await firstResult(page, url));
+    await page.close();
+    const again = await ctx.newPage(); // a fresh page and worker, the same HTTP cache
+    first[side].warm.push(await firstResult(again, url));
+    await ctx.close();
+  }
+}
+
+// 2. The IDE: bytes until the first result is shown (cold), and its times.
+async function ide(ctx) {
+  const page = await ctx.newPage();
+  const done = [];
+  page.on("requestfinished", (req) => done.push(req.sizes().then((s) => ({ url: req.url(), bytes: s.responseHeadersSize + s.responseBodySize }))));
+  const t0 = Date.now();
+  await page.goto(`${origin}/`);
   await page.locator("#engine-status").filter({ hasText: "core: ready" }).waitFor({ timeout: 120_000 });
-  const tReady = Date.now() - t0;
+  const ready = Date.now() - t0;
   await page.getByRole("button", { name: "Run", exact: true }).click();
   await page.getByTestId("result-status").filter({ hasText: "completed" }).waitFor({ timeout: 60_000 });
-  return { total: Date.now() - t0, ready: tReady };
-}
-
-const cold = [], warm = [];
-for (let i = 0; i < ROUNDS; i++) {
-  // A fresh persistent profile per round: nothing cached, then the same profile warm.
-  const profile = `/tmp/codemode-bench-web-${process.pid}-${i}`;
-  const ctx = await chromium.launchPersistentContext(profile, { executablePath: "/usr/bin/chromium", args, viewport: { width: 1280, height: 800 } });
-  const page = ctx.pages()[0] ?? (await ctx.newPage());
-  cold.push(await firstResult(page));
+  const total = Date.now() - t0;
+  const n = done.length; // what finished by the time the result showed
+  const rows = await Promise.all(done.slice(0, n));
   await page.close();
-  const page2 = await ctx.newPage();
-  warm.push(await firstResult(page2));
+  return { ready, total, bytes: rows.reduce((a, r) => a + r.bytes, 0), files: rows };
+}
+const ides = { cold: [], warm: [] };
+for (let i = 0; i < ROUNDS; i++) {
+  const ctx = await browser.newContext();
+  ides.cold.push(await ide(ctx));
+  ides.warm.push(await ide(ctx));
   await ctx.close();
 }
+
+// 3 and 4. TypeScript and client tools on a warm core.
+const figs = [];
+for (let i = 0; i < Math.min(ROUNDS, 3); i++) {
+  const ctx = await browser.newContext();
+  const page = await ctx.newPage();
+  await page.goto(`${origin}/bench/figures.html?rounds=7`);
+  await page.waitForFunction(() => window.figures, null, { timeout: 180_000, polling: 50 });
+  figs.push(await page.evaluate(() => window.figures));
+  await ctx.close();
+}
+await browser.close();
 server.kill("SIGTERM");
 
-// Download sizes: what the page fetches, as served (codemode serve picks the .br/.gz files).
-const groups = {
-  "IDE (index.html, ide.js, ide.css)": ["index.html", "ide.js", "ide.css"],
-  "hostjs shim (codemode.js, worker, core.js, hostengine.js, wasm_exec.js)": ["codemode.js", "codemode.worker.js", "core.js", "hostengine.js", "wasm_exec.js"],
-  "codemode.wasm (the Go core)": ["codemode.wasm"],
-  "quickjs.wasm": ["quickjs.wasm"],
-};
-const size = (f) => (existsSync(`${dir}/${f}`) ? statSync(`${dir}/${f}`).size : 0);
-const rows = [];
-let tot = [0, 0, 0];
-for (const [name, files] of Object.entries(groups)) {
-  const raw = files.reduce((n, f) => n + size(f), 0);
-  const gz = files.reduce((n, f) => n + (size(f + ".gz") || gzipSync(readFileSync(`${dir}/${f}`), { level: 9 }).length), 0);
-  const br = files.reduce((n, f) => n + size(f + ".br"), 0);
-  tot = [tot[0] + raw, tot[1] + gz, tot[2] + br];
-  rows.push([name, raw, gz, br]);
-}
-rows.push(["**everything the page loads**", ...tot]);
-const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
-const mib = (n) => (n > 1024 * 1024 ? `${(n / 1024 / 1024).toFixed(2)} MiB` : kib(n));
-const ms = (xs, k) => `${median(xs.map((x) => x[k]))} ms (${xs.map((x) => x[k]).join(", ")})`;
+// The report.
+const f = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(1));
+const MiB = (b) => `${(b / 1048576).toFixed(2)} MiB`;
+const all = (xs) => xs.map(f).join(", ");
+const pass = (ok) => (ok ? "**PASS**" : "**FAIL**");
+const m = (xs) => median(xs);
+const ratio = (k) => m(first.ours[k]) / m(first.ref[k]);
+const ideBytes = m(ides.cold.map((x) => x.bytes));
+const tsFirst = m(figs.map((x) => x.tsFirst));
+const tsNext = m(figs.flatMap((x) => x.ts));
+const tools = m(figs.flatMap((x) => x.tools));
+const trivial = m(figs.map((x) => x.trivial));
+const size = (n) => (existsSync(`${dir}/${n}`) ? statSync(`${dir}/${n}`).size : 0);
+const wasmSizes = ["codemode.wasm", "tsx.wasm", "codemode.wazero.wasm", "quickjs.wasm"].map((n) => `${n} ${MiB(size(n))} raw / ${MiB(size(n + ".br"))} brotli`).join("; ");
+const heaviest = [...ides.cold[0].files].sort((a, b) => b.bytes - a.bytes).slice(0, 6).map((r) => `${new URL(r.url).pathname.slice(1) || "/"} ${(r.bytes / 1024).toFixed(0)} KiB`).join(", ");
 
 const when = new Date().toISOString().slice(0, 16).replace("T", " ");
 const section = `<!-- bench-web -->
-## Web IDE: page load to first result and download (${when} UTC)
+## Page figures: first result, IDE download, TypeScript, client tools (${when} UTC)
 
-Command: \`./build.sh bench-web\` (tests/bench/web/bench.mjs; BENCH_WEB_ROUNDS=${ROUNDS}). Debian chromium,
-\`codemode serve\` on 127.0.0.1 with tests/e2e/ide/serve.json5, load average at the start ${loadavg()}.
-First result = navigation start until the default cell's completed value is shown (the Run button
-clicked as soon as the core reports ready); median of ${ROUNDS} (each round's figure in brackets).
+Command: \`./build.sh bench-web\` (tests/bench/web/bench.mjs, BENCH_WEB_ROUNDS=${ROUNDS}). ${chromiumVersion()},
+headless, \`codemode serve\` on 127.0.0.1 (tests/e2e/ide/serve.json5, static build/bench-web = build/web plus
+tests/bench/web/page and quickjs-wasi@3.7.0's dist). Load average ${load0} at the start, ${loadavg()} at the end
+(a 2-core machine shared with other builds and tests). Medians; every round in brackets.
 
-| | core ready | first result |
-|---|---|---|
-| cold (new profile, empty cache) | ${ms(cold, "ready")} | ${ms(cold, "total")} |
-| warm (same profile, reloaded) | ${ms(warm, "ready")} | ${ms(warm, "total")} |
-
-| download | raw | gzip | brotli |
+| figure | ours | reference / target | result |
 |---|---|---|---|
-${rows.map(([n, r, g, b]) => `| ${n} | ${mib(r)} | ${mib(g)} | ${mib(b)} |`).join("\n")}
+| page first result, cold (new context): createCodeMode({}) + exec \`return 6 * 7\` vs quickjs-wasi's own host evaluating \`6 * 7\` | ${f(m(first.ours.cold))} ms (${all(first.ours.cold)}) | ${f(m(first.ref.cold))} ms (${all(first.ref.cold)}) | ${ratio("cold").toFixed(2)}x, target <= 3x ${pass(ratio("cold") <= 3)} |
+| page first result, warm HTTP cache (same context, new page) | ${f(m(first.ours.warm))} ms (${all(first.ours.warm)}) | ${f(m(first.ref.warm))} ms (${all(first.ref.warm)}) | ${ratio("warm").toFixed(2)}x, target <= 2x ${pass(ratio("warm") <= 2)} |
+| web IDE: bytes transferred from / until the first cell's result is shown (cold) | ${MiB(ideBytes)} (${ides.cold.map((x) => MiB(x.bytes)).join(", ")}) | <= 2.5 MiB | ${pass(ideBytes <= 2.5 * 1048576)} |
+| first TypeScript cell (${figs[0].tsLen} bytes) once the core is ready (tsx.wasm loaded in the background) | ${f(tsFirst)} ms (${all(figs.map((x) => x.tsFirst))}); later ones ${f(tsNext)} ms | <= 100 ms | ${pass(tsFirst <= 100)} |
+| 10 sequential client-tool calls, one exec, warm core (exec as the page sees it) | ${f(tools)} ms (${all(figs.flatMap((x) => x.tools))}) | <= 15 ms | ${pass(tools <= 15)} |
 
-The IDE itself (CodeMirror 6 with basicSetup, JavaScript/TypeScript, One Dark, and the page's
-modules) is a small part of the download (brotli sizes are what codemode serve sends); the Go
-core's codemode.wasm dominates both the download and the time to "core ready" (V8 compiles it in
-the worker, then the IDE runs one warm-up cell). Cold and warm differ by less than the noise of
-a loaded machine: compile and start-up, not transfer from 127.0.0.1, is the cost.
+- IDE times: core ready cold ${f(m(ides.cold.map((x) => x.ready)))} ms (${all(ides.cold.map((x) => x.ready))}), warm ${f(m(ides.warm.map((x) => x.ready)))} ms (${all(ides.warm.map((x) => x.ready))}); first result cold ${f(m(ides.cold.map((x) => x.total)))} ms, warm ${f(m(ides.warm.map((x) => x.total)))} ms; bytes warm ${MiB(m(ides.warm.map((x) => x.bytes)))}.
+- What the cold IDE transferred most: ${heaviest}.
+- A trivial exec (\`return 1\`) through the page's worker: ${f(trivial)} ms.
+- Files: ${wasmSizes}.
 <!-- /bench-web -->`;
 
 function loadavg() {
   try { return readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" "); } catch { return "?"; }
 }
+function chromiumVersion() {
+  try { return execFileSync("/usr/bin/chromium", ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim(); } catch { return "chromium"; }
+}
 
 const path = "tests/bench/RESULTS.md";
+if (process.env.BENCH_WEB_NO_RESULTS) {
+  console.log(section);
+  process.exit(0);
+}
 const old = readFileSync(path, "utf8");
 const re = /<!-- bench-web -->[\s\S]*?<!-- \/bench-web -->/;
 writeFileSync(path, re.test(old) ? old.replace(re, section) : old.trimEnd() + "\n\n" + section + "\n");

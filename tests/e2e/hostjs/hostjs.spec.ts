@@ -30,6 +30,21 @@ test.describe("hostjs in a page", () => {
     expect(ts).toMatchObject({ status: "completed", value: 42 });
   });
 
+  // tsx.wasm (the TypeScript transform) is not part of codemode.wasm: the first
+  // TypeScript cell of a fresh core loads it, and neither the load nor the
+  // transform counts against timeoutMs or the worker's watchdog.
+  test("the first TypeScript cell of a fresh core loads tsx.wasm without eating a short timeoutMs", async ({ page }) => {
+    await short(page);
+    const r = await page.evaluate(async () => {
+      const cm = (window as any).short;
+      const ready = cm.typescriptReady || new Promise((resolve) => cm.addEventListener("typescriptready", () => resolve(true)));
+      const ts = await cm.exec({ code: "const xs: number[] = [1, 2, 3]; return xs.map((x: number): number => x * 2)", language: "typescript" });
+      return { ts, ready: await ready, flag: cm.typescriptReady };
+    });
+    expect(r).toMatchObject({ ts: { status: "completed", value: [2, 4, 6] }, ready: true, flag: true });
+    await page.evaluate(() => (window as any).short.close());
+  });
+
   test("a client tool registered by the page is found by tools.search and called", async ({ page }) => {
     const r = await exec(page, `const [t] = await tools.search("title of the current page");
       const v = await tools.callValue(t.id, {});
