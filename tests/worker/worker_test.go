@@ -1,6 +1,8 @@
 package worker
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -29,7 +31,7 @@ func TestHTTPConformanceSuiteOnWorkerd(t *testing.T) {
 func TestCatalogAndToolsCallServeTheWorkersGoTools(t *testing.T) {
 	req, _ := http.NewRequest("GET", env.url+"/v1/catalog", nil)
 	req.Header.Set("Authorization", "Bearer "+tokenAlice)
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := (&http.Client{Transport: noKeepAlive}).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -261,6 +263,74 @@ func TestZZSnapshotTTLCountsFromTheSuspensionAfterACPUBurst(t *testing.T) {
 	for _, bad := range []string{"touch did not reach", "session touch failed"} {
 		if strings.Contains(string(log), bad) {
 			t.Fatalf("the workerd log says %q:\n%s", bad, log)
+		}
+	}
+}
+
+// After a while(true){} cell ends as timeout, whether its client waited for
+// the answer or hung up mid-cell, the isolate serves the next requests at
+// once: the front's catalog (GET, which wrangler's dev proxy used to park
+// for 60 s after a failed hop; see tests/internal/wranglerdev), an exec in
+// the same session and one in another. The bound is generous (30 s, for a
+// loaded machine); the hang it guards against lasted the client's whole
+// timeout.
+func TestRequestsAfterATimedOutCellAnswerPromptly(t *testing.T) {
+	const bound = 30 * time.Second
+	client := &http.Client{Timeout: bound, Transport: noKeepAlive}
+	sc := sessionScope(t)
+	other := scope{"agentId": sc["agentId"], "sessionId": sc["sessionId"] + "-other", "sessionKey": "k1", "agentRunId": "r1"}
+	exec1(t, tokenAlice, sc, "return 1")
+	exec1(t, tokenAlice, other, "return 1")
+	for round, hangUp := range []bool{false, true, false, true} {
+		cell, _ := json.Marshal(map[string]any{"code": "while (true) {}", "scope": sc})
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		if hangUp {
+			ctx, cancel = context.WithTimeout(context.Background(), 300*time.Millisecond)
+		}
+		req, _ := http.NewRequestWithContext(ctx, "POST", env.url+"/v1/exec", bytes.NewReader(cell))
+		req.Header.Set("Authorization", "Bearer "+tokenAlice)
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := (&http.Client{Transport: noKeepAlive}).Do(req)
+		if err == nil {
+			raw, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if !hangUp && !strings.Contains(string(raw), `"code":"timeout"`) {
+				t.Fatalf("round %d: while(true): %d %s", round, resp.StatusCode, raw)
+			}
+		} else if !hangUp {
+			t.Fatalf("round %d: while(true): %v", round, err)
+		}
+		cancel()
+		for _, step := range []struct {
+			name, method, path string
+			body               any
+			want               string
+		}{
+			{"catalog", "GET", "/v1/catalog", nil, `"openclaw:core:echo"`},
+			{"exec in the same session", "POST", "/v1/exec", map[string]any{"code": "return 'alive'", "scope": sc}, `"value":"alive"`},
+			{"exec in another session", "POST", "/v1/exec", map[string]any{"code": "return 'other'", "scope": other}, `"value":"other"`},
+		} {
+			var body io.Reader
+			if step.body != nil {
+				b, _ := json.Marshal(step.body)
+				body = bytes.NewReader(b)
+			}
+			req, _ := http.NewRequest(step.method, env.url+step.path, body)
+			req.Header.Set("Authorization", "Bearer "+tokenAlice)
+			if body != nil {
+				req.Header.Set("Content-Type", "application/json")
+			}
+			start := time.Now()
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatalf("round %d (hang-up %v): %s after the timed-out cell: %v after %v", round, hangUp, step.name, err, time.Since(start))
+			}
+			raw, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || !strings.Contains(string(raw), step.want) {
+				t.Fatalf("round %d: %s: %d %.300s", round, step.name, resp.StatusCode, raw)
+			}
+			t.Logf("round %d (hang-up %v): %s answered in %v", round, hangUp, step.name, time.Since(start).Round(time.Millisecond))
 		}
 	}
 }

@@ -11,7 +11,6 @@ package wasmbin
 
 import (
 	"crypto/sha256"
-	"embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -40,9 +39,6 @@ const missingHelp = "quickjs.wasm is missing: this build does not embed it (a mo
 	"Install the pinned engine with `npm i " + Version + "` and pass its path, " +
 	"core.Options{QuickJSWasmPath: \"" + NPMPath + "\"}, or its bytes as core.Options.QuickJSWasm " +
 	"(inside the codemode repository, ./build.sh deps embeds it instead)"
-
-//go:embed blob
-var blob embed.FS
 
 var (
 	once     sync.Once

@@ -1,0 +1,10 @@
+//go:build !codemode_relayonly
+
+package wasmbin
+
+import "embed"
+
+// blob holds quickjs.wasm when ./build.sh deps placed it in blob/.
+//
+//go:embed blob
+var blob embed.FS
