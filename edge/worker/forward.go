@@ -19,7 +19,7 @@ type Request struct {
 	// Object is the object's name (ObjectName).
 	Object string
 	// Op is "exec", "wait", "surface" or "touch" (the front's own, see
-	// Forwarder.Later).
+	// WithLater).
 	Op string
 	// Body is the JSON message (see message).
 	Body []byte

@@ -135,4 +135,3 @@ func withHeaders(c *http.Client, hdr map[string]string) *http.Client {
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
