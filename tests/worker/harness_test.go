@@ -42,10 +42,10 @@ var env struct {
 	// wrangler's dev proxy in front of it (see wranglerdev: the tests talk to
 	// the Worker itself, as clients of a deployed Worker do).
 	root, url, proxy string
-	mcpURL    string
-	wrangler  *proc
-	mcp       *proc
-	port      int
+	mcpURL           string
+	wrangler         *proc
+	mcp              *proc
+	port             int
 	// config and extra are the Worker's tools.codeMode and extra --var flags
 	// (the bench's calibration run changes them).
 	config string

@@ -2,8 +2,8 @@ package worker
 
 import (
 	"io"
-	"strings"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 

@@ -157,11 +157,12 @@ func (w *workerdTarget) goroutines() int {
 	return s.Goroutines
 }
 
-// instanceStats is GET /debug/front-instances: front Go programs still
-// running, and the session objects' cores with their goroutines and heap.
+// instanceStats is GET /debug/front-instances: the front's Go programs
+// running (0 or 1) and ever started in the isolate, and the session objects'
+// cores with their goroutines and heap.
 type instanceStats struct {
-	Live, Objects, Goroutines int
-	HeapBytes                 int64
+	Live, Started, Objects, Goroutines int
+	HeapBytes                          int64
 }
 
 func (w *workerdTarget) instances() (instanceStats, error) {
