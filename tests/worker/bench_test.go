@@ -185,27 +185,8 @@ func bundleSize(b *testing.B) (raw, gz int64) {
 	return int64(all.Len()), int64(z.Len())
 }
 
-// groupPIDs are the processes of wrangler's process group (node and workerd).
-func groupPIDs() []int {
-	pg := env.wrangler.cmd.Process.Pid
-	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+2:]))
-		if len(f) > 3 && f[2] == strconv.Itoa(pg) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
+// workerds are the workerd processes of wrangler's process group.
+func workerds() []int { return wranglerdev.Workerds(env.wrangler.cmd.Process.Pid) }
 
 // cpu is the user+system CPU of wrangler's two workerd processes: the one
 // that runs the Worker (started with --inspector-addr) and wrangler's proxy in
@@ -220,11 +201,8 @@ func (c cpu) per(n int) cpu { return cpu{c.worker / time.Duration(n), c.proxy / 
 func cpuOf(b *testing.B) cpu {
 	var c cpu
 	worker := wranglerdev.FindWorkerd(env.wrangler.cmd.Process.Pid)
-	for _, pid := range groupPIDs() {
+	for _, pid := range workerds() {
 		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if !bytes.Contains(stat, []byte("(workerd)")) {
-			continue
-		}
 		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+2:]))
 		u, _ := strconv.ParseInt(f[11], 10, 64)
 		s, _ := strconv.ParseInt(f[12], 10, 64)
@@ -241,7 +219,7 @@ func cpuOf(b *testing.B) cpu {
 // threadCPU is the CPU of every workerd thread, by thread id.
 func threadCPU() map[string]time.Duration {
 	out := map[string]time.Duration{}
-	for _, pid := range groupPIDs() {
+	for _, pid := range workerds() {
 		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
 		for _, t := range tasks {
 			stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, t.Name()))
@@ -270,7 +248,7 @@ func busiest(a, b map[string]time.Duration) time.Duration {
 
 // groupMem is workerd's resident and peak resident memory.
 func groupMem(b *testing.B) (rss, hwm int64) {
-	for _, pid := range groupPIDs() {
+	for _, pid := range workerds() {
 		st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 		if !bytes.Contains(st, []byte("Name:\tworkerd")) {
 			continue
