@@ -4,6 +4,7 @@ package worker
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"net/http"
@@ -25,7 +26,14 @@ import (
 func ServeJS(h http.Handler, logger *slog.Logger) js.Func {
 	return js.FuncOf(func(_ js.Value, args []js.Value) any {
 		in := jspromise.Arg0(args)
-		return jspromise.Async(func() (any, error) {
+		return jspromise.Async(func() (v any, err error) {
+			// A panic here would end the Go program that serves the whole
+			// isolate: reject this request instead (index.mjs answers 503).
+			defer func() {
+				if p := recover(); p != nil {
+					v, err = nil, errors.New("the front could not read this request")
+				}
+			}()
 			r, err := jsRequest(in)
 			if err != nil {
 				return nil, err

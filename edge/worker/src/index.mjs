@@ -35,9 +35,10 @@ function frontFor(env) {
   const me = { binding };
   started++;
   // run executes main up to its first wait: binding.serve is set on return.
-  go.run(instance, { env, binding }).finally(() => {
+  const exited = () => {
     if (front === me) front = null;
-  });
+  };
+  go.run(instance, { env, binding }).then(exited, exited);
   if (typeof binding.serve !== "function") throw new Error("the front's Go program did not start");
   front = me;
   return me;
