@@ -7,26 +7,21 @@
 // to the Go front's /v1/catalog and /v1/tools/call. The relay goes through
 // ctx.exports (a loopback to this Worker's own fetch handler, no network and no
 // same-zone fetch), carrying the caller's own Authorization, so the front
-// authenticates and scopes a relayed call exactly like a direct one. The
-// catalog is answered from the object's CatalogCache (relaycache.mjs) instead
-// of being relayed for every exec.
+// authenticates and scopes a relayed call exactly like a direct one.
 import { createCodeMode } from "./codemode.js";
 import codemodeWasm from "./codemode.wasm";
 import quickjsWasm from "./quickjs.wasm";
-import { CatalogCache } from "./relaycache.mjs";
 import { app, clientTools } from "./tools.mjs";
 
 /** The origin the relay URLs use; ctx.exports never resolves it. */
 export const RELAY_ORIGIN = "https://codemode-front.internal";
 
-/** openCore starts the core; cache (a CatalogCache) lives as long as the object. */
-export async function openCore({ env, exports, config, auth, interruptsPerSecond, pollsPerSecond, cache = new CatalogCache() }) {
-  const relay = cache.wrap((req) => exports.default.fetch(req));
+export async function openCore({ env, exports, config, auth, interruptsPerSecond, pollsPerSecond }) {
   const relayFetch = (input, init = {}) => {
     const req = new Request(input, init);
     const headers = new Headers(req.headers);
     if (auth.value) headers.set("authorization", auth.value);
-    return relay(new Request(req, { headers }));
+    return exports.default.fetch(new Request(req, { headers }));
   };
   return createCodeMode({
     config,
