@@ -507,7 +507,7 @@ WORKER_LOCAL_DATE=2026-05-03
 # worker: build/worker/ = index.mjs + session.mjs + ... (edge/worker/src), front.wasm
 # (the Go front, codemode_relayonly), codemode.js + codemode.wasm + quickjs.wasm
 # (hostjs inline mode, from ./build.sh build), wasm_exec.js (syumai's, which
-# passes the per-request runtime context to Go).
+# passes the runtime context {env, binding} to Go).
 worker() {
   deps
   # build/web again when any source of it is newer than its codemode.wasm.

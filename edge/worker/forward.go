@@ -19,7 +19,7 @@ type Request struct {
 	// Object is the object's name (ObjectName).
 	Object string
 	// Op is "exec", "wait", "surface" or "touch" (the front's own, see
-	// Forwarder.Later).
+	// WithLater).
 	Op string
 	// Body is the JSON message (see message).
 	Body []byte
@@ -54,6 +54,10 @@ type Forwarder struct {
 	// Relay answers Catalog, CallTool and Config; build it with
 	// core.Options.RelayOnly, so no request pays for loading QuickJS.
 	Relay *core.Runtime
+	// RelayMCP, when the Worker has remote MCP servers, builds the relay core
+	// of one request with them connected; release closes them (see NewFront
+	// for why a connection lives no longer than its request). Nil: Relay.
+	RelayMCP func(ctx context.Context) (rt *core.Runtime, release func())
 	// Send reaches the objects (the Durable Object namespace binding in the
 	// Worker; see NewObjectSender).
 	Send Sender
@@ -63,14 +67,6 @@ type Forwarder struct {
 	// PollsPerSecond is the loop guard's poll budget rate for the object's
 	// core (WorkerdPollsPerSecond).
 	PollsPerSecond int64
-	// Later runs the touch that follows a waiting answer after the answer went
-	// out: the Worker's ctx.waitUntil (front/main.go). The touch makes the
-	// object's core restart that run's snapshot TTL (core.Runtime.RestartTTL):
-	// on Cloudflare the object's clock stands still during CPU work, so the
-	// suspension was stamped with the time the exec or wait arrived, and the
-	// touch, a request of its own, arrives when the clock is right again. Nil
-	// sends it before the answer.
-	Later func(task func())
 	// Logger receives touches that did not reach the object (nil: none).
 	Logger *slog.Logger
 }
@@ -117,9 +113,14 @@ func (f *Forwarder) result(ctx context.Context, op string, call core.CallInfo, i
 	return res
 }
 
-// touch asks the object to restart the run's snapshot TTL (see Later). The
-// object's refusal (the run was already resumed or ended) needs nothing; only
-// a failure to reach the object is logged: the run then keeps its first stamp.
+// touch asks the object to restart the run's snapshot TTL (core.Runtime.RestartTTL):
+// on Cloudflare the object's clock stands still during CPU work, so the
+// suspension was stamped with the time the exec or wait arrived, and the
+// touch, a request of its own, arrives when the clock is right again. It runs
+// after the answer went out, through the request's WithLater (the Worker's
+// ctx.waitUntil); without one it is sent before the answer. The object's
+// refusal (the run was already resumed or ended) needs nothing; only a failure
+// to reach the object is logged: the run then keeps its first stamp.
 func (f *Forwarder) touch(ctx context.Context, call core.CallInfo, runID string) {
 	ctx = context.WithoutCancel(ctx)
 	task := func() {
@@ -127,11 +128,12 @@ func (f *Forwarder) touch(ctx context.Context, call core.CallInfo, runID string)
 			f.Logger.Warn("touch did not reach the session object", "run", runID, "reason", err.Error())
 		}
 	}
-	if f.Later == nil {
+	later := laterOf(ctx)
+	if later == nil {
 		task()
 		return
 	}
-	f.Later(task)
+	later(task)
 }
 
 // Surface asks the session's object for its model-visible tools (its core
@@ -161,19 +163,34 @@ func (f *Forwarder) Surface(ctx context.Context, scope core.Scope, disableTools 
 	return surface.Surface{Active: active, Tools: tools}, nil
 }
 
+// relay is the core that answers this request's relays: Relay, or one with
+// the remote MCP servers connected (RelayMCP).
+func (f *Forwarder) relay(ctx context.Context) (*core.Runtime, func()) {
+	if f.RelayMCP == nil {
+		return f.Relay, func() {}
+	}
+	return f.RelayMCP(ctx)
+}
+
 // Catalog is the Worker's Go tools, for the session cores that relay to them.
 func (f *Forwarder) Catalog(ctx context.Context, scope core.Scope) (core.RemoteCatalog, error) {
-	return f.Relay.Catalog(ctx, scope)
+	rt, release := f.relay(ctx)
+	defer release()
+	return rt.Catalog(ctx, scope)
 }
 
 // CallTool runs one of the Worker's Go tools through the relay core's catalog.
 func (f *Forwarder) CallTool(ctx context.Context, call core.CallInfo, id string, input json.RawMessage) (catalog.Result, *core.ToolError) {
-	return f.Relay.CallTool(ctx, call, id, input)
+	rt, release := f.relay(ctx)
+	defer release()
+	return rt.CallTool(ctx, call, id, input)
 }
 
-// ReadMCP runs in Relay, where the Worker's remote MCP servers are connected.
+// ReadMCP runs in a relay core with the Worker's remote MCP servers connected.
 func (f *Forwarder) ReadMCP(ctx context.Context, call core.CallInfo, rd core.MCPRead) (json.RawMessage, *core.ToolError) {
-	return f.Relay.ReadMCP(ctx, call, rd)
+	rt, release := f.relay(ctx)
+	defer release()
+	return rt.ReadMCP(ctx, call, rd)
 }
 
 // Config is the Worker's tools.codeMode.

@@ -16,7 +16,7 @@ import (
 // Version is what /healthz reports for the Worker.
 const Version = "worker"
 
-// FrontOptions assemble the front for one request.
+// FrontOptions assemble the front.
 type FrontOptions struct {
 	// Settings is the Worker's configuration (ReadSettings).
 	Settings Settings
@@ -26,73 +26,93 @@ type FrontOptions struct {
 	Client *http.Client
 	// Logger receives edge's request log and MCP connection failures.
 	Logger *slog.Logger
-	// Later runs work after the answer (Forwarder.Later): the Worker's
-	// ctx.waitUntil.
-	Later func(task func())
 }
 
-// NewFront builds the front's handler for a request to path: the edge handler
-// over a Forwarder. Remote MCP servers are connected only for the relay routes
-// (relaysMCP), the only ones that use them here: each request is a new Go
-// instance, so a connection costs one MCP initialize per such request, and
-// exec/wait/surface pay nothing. A server that fails to connect is logged and
-// left out, as natively. The returned close releases the MCP sessions.
-func NewFront(ctx context.Context, path string, o FrontOptions) (http.Handler, func(), error) {
+// NewFront builds the front's handler: the edge handler over a Forwarder. It
+// is built once per isolate and serves every request of it (index.mjs starts
+// one Go program per isolate): the example toolset and the relay core are
+// shared, read-only, by all requests.
+//
+// Remote MCP servers are connected per request, and only for the relay routes
+// (relaysMCP), the only ones that use them here: in workerd an I/O object
+// (a fetch, a stream) belongs to the request that made it, so an MCP session
+// kept across requests would hand one request's half-finished fetch to the
+// next, which may hang on it once the first request ended. A server that
+// fails to connect is logged and left out, as natively; the connections close
+// before the answer goes out. Exec, wait and surface pay nothing for them, and
+// the session objects cache the catalog (src/core.mjs).
+func NewFront(o FrontOptions) (http.Handler, error) {
 	var tools []catalog.Tool
 	if o.Settings.ExampleTools {
 		t, err := toolset.Tools()
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		tools = t
 	}
-	var servers []*mcp.Server
-	if relaysMCP[path] {
-		for _, s := range o.Settings.MCPServers {
-			client := o.Client
-			if len(s.Headers) > 0 {
-				client = withHeaders(client, s.Headers)
-			}
-			srv, err := httpmcp.Connect(ctx, s.Name, s.URL, client)
-			if err != nil {
-				if o.Logger != nil {
-					o.Logger.Warn("MCP server left out", "server", s.Name, "reason", err.Error())
-				}
-				continue
-			}
-			if err := srv.TrustReadOnly(s.ReadOnlyTools...); err != nil && o.Logger != nil {
-				o.Logger.Warn("MCP server readOnlyTools ignored", "server", s.Name, "reason", err.Error())
-			}
-			servers = append(servers, srv)
-		}
+	relayCore := func(ctx context.Context, servers []*mcp.Server) (*core.Runtime, error) {
+		return core.New(ctx, core.Options{
+			Config:     o.Settings.CodeMode,
+			Tools:      func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil },
+			MCPServers: servers,
+			RelayOnly:  true,
+		})
 	}
-	closeAll := func() {
-		for _, s := range servers {
-			s.Close()
-		}
-	}
-	relay, err := core.New(ctx, core.Options{
-		Config:     o.Settings.CodeMode,
-		Tools:      func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil },
-		MCPServers: servers,
-		RelayOnly:  true,
-	})
+	relay, err := relayCore(context.Background(), nil)
 	if err != nil {
-		closeAll()
-		return nil, nil, err
+		return nil, err
 	}
-	h, err := edge.New(&Forwarder{Relay: relay, Send: o.Send, InterruptsPerSecond: o.Settings.InterruptsPerSecond, PollsPerSecond: o.Settings.PollsPerSecond,
-		Later: o.Later, Logger: o.Logger}, edge.Options{
+	fw := &Forwarder{Relay: relay, Send: o.Send, InterruptsPerSecond: o.Settings.InterruptsPerSecond,
+		PollsPerSecond: o.Settings.PollsPerSecond, Logger: o.Logger}
+	if len(o.Settings.MCPServers) > 0 {
+		fw.RelayMCP = func(ctx context.Context) (*core.Runtime, func()) {
+			servers := connectMCP(ctx, o)
+			closeAll := func() {
+				for _, s := range servers {
+					s.Close()
+				}
+			}
+			rt, err := relayCore(ctx, servers)
+			if err != nil { // the config was valid a moment ago: never, but answer without MCP
+				closeAll()
+				return relay, func() {}
+			}
+			return rt, closeAll
+		}
+	}
+	h, err := edge.New(fw, edge.Options{
 		Tokens: o.Settings.Tokens, AllowedOrigins: o.Settings.AllowedOrigins, MaxBodyBytes: o.Settings.MaxBodyBytes, Logger: o.Logger,
 		Version: Version, Engine: "quickjs-wasi on V8 (Cloudflare Durable Object)",
 	})
 	if err != nil {
-		closeAll()
-		return nil, nil, err
+		return nil, err
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.ServeHTTP(w, r.WithContext(WithRelayAuth(r.Context(), r.Header.Get("Authorization"))))
-	}), closeAll, nil
+	}), nil
+}
+
+// connectMCP connects the Worker's remote MCP servers for one request.
+func connectMCP(ctx context.Context, o FrontOptions) []*mcp.Server {
+	var servers []*mcp.Server
+	for _, s := range o.Settings.MCPServers {
+		client := o.Client
+		if len(s.Headers) > 0 {
+			client = withHeaders(client, s.Headers)
+		}
+		srv, err := httpmcp.Connect(ctx, s.Name, s.URL, client)
+		if err != nil {
+			if o.Logger != nil {
+				o.Logger.Warn("MCP server left out", "server", s.Name, "reason", err.Error())
+			}
+			continue
+		}
+		if err := srv.TrustReadOnly(s.ReadOnlyTools...); err != nil && o.Logger != nil {
+			o.Logger.Warn("MCP server readOnlyTools ignored", "server", s.Name, "reason", err.Error())
+		}
+		servers = append(servers, srv)
+	}
+	return servers
 }
 
 // withHeaders adds fixed headers (an MCP server's API key) to every request.
@@ -118,9 +138,3 @@ func withHeaders(c *http.Client, hdr map[string]string) *http.Client {
 type roundTripper func(*http.Request) (*http.Response, error)
 
 func (f roundTripper) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
-
-// relaysMCP are the routes that need the remote MCP servers connected.
-var relaysMCP = map[string]bool{
-	"/v1/catalog": true, "/v1/tools/call": true,
-	"/v1/mcp/resources/read": true, "/v1/mcp/prompts/get": true,
-}

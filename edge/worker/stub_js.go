@@ -3,12 +3,12 @@
 package worker
 
 import (
-	"bytes"
 	"context"
+	"errors"
 	"fmt"
-	"io"
-	"net/http"
+	"syscall/js"
 
+	"github.com/codemode-go/codemode/internal/jspromise"
 	"github.com/syumai/workers/cloudflare"
 )
 
@@ -16,38 +16,30 @@ import (
 // bounded by maxOutputBytes and the telemetry, far below this.
 const MaxObjectAnswerBytes = 32 << 20
 
-// NewObjectSender delivers Requests through the Durable Object namespace bound
-// as binding, with syumai/workers' stub (the object's fetch). The object
-// answers 200 with JSON; any other status or a rejected fetch is an error.
+// NewObjectSender delivers Requests to the Durable Object namespace bound as
+// binding (syumai/workers' env) through Durable Object RPC: the object's
+// operate(op, body, relayAuth) answers the JSON text, or rejects naming a
+// refused request; a rejection is an error, as is any failure of the object
+// (workerd's texts, see ObjectFailure). RPC spares each call a Request, a
+// Response and their body streams. A stub is made per call: in workerd a stub
+// belongs to the request that made it.
 func NewObjectSender(binding string) (Sender, error) {
-	ns, err := cloudflare.NewDurableObjectNamespace(binding)
-	if err != nil {
+	ns := cloudflare.GetBinding(binding)
+	if ns.Type() != js.TypeObject {
 		return nil, fmt.Errorf("the Durable Object binding %s is missing from wrangler.jsonc", binding)
 	}
-	return func(ctx context.Context, r Request) ([]byte, error) {
-		stub, err := ns.Get(ns.IdFromName(r.Object))
+	return func(_ context.Context, r Request) ([]byte, error) {
+		stub := ns.Call("get", ns.Call("idFromName", r.Object))
+		v, err := jspromise.Await(stub.Call("operate", r.Op, string(r.Body), r.RelayAuth))
 		if err != nil {
 			return nil, err
 		}
-		req, err := http.NewRequestWithContext(ctx, http.MethodPost, "https://session/"+r.Op, bytes.NewReader(r.Body))
-		if err != nil {
-			return nil, err
+		if v.Type() != js.TypeString {
+			return nil, errors.New("the session object's answer was not JSON text")
 		}
-		req.Header.Set("Content-Type", "application/json")
-		if r.RelayAuth != "" {
-			req.Header.Set("X-Codemode-Relay-Auth", r.RelayAuth)
-		}
-		resp, err := stub.Fetch(req)
-		if err != nil {
-			return nil, err
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(io.LimitReader(resp.Body, MaxObjectAnswerBytes))
-		if err != nil {
-			return nil, err
-		}
-		if resp.StatusCode != http.StatusOK {
-			return nil, fmt.Errorf("session object answered %d: %s", resp.StatusCode, bytes.TrimSpace(b))
+		b := []byte(v.String())
+		if len(b) > MaxObjectAnswerBytes {
+			return nil, fmt.Errorf("the session object's answer exceeds %d bytes", MaxObjectAnswerBytes)
 		}
 		return b, nil
 	}, nil

@@ -117,15 +117,11 @@ func TestFrontAnswersObjectFailuresAndServesRelays(t *testing.T) {
 		got = append(got, r)
 		return nil, errors.New("Error: Worker exceeded CPU time limit.")
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h, closeAll, err := worker.NewFront(r.Context(), r.URL.Path, worker.FrontOptions{Settings: s, Send: send})
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer closeAll()
-		h.ServeHTTP(w, r)
-	}))
+	h, err := worker.NewFront(worker.FrontOptions{Settings: s, Send: send})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h) // one front for every request, as in the Worker
 	defer srv.Close()
 	do := func(method, path, body string) (int, string) {
 		req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
@@ -221,17 +217,16 @@ func TestFrontTouchesAWaitingRun(t *testing.T) {
 			return []byte(c.answer), nil
 		}
 		var later []func()
-		h, closeAll, err := worker.NewFront(context.Background(), c.path, worker.FrontOptions{Settings: s, Send: send,
-			Later: func(task func()) { later = append(later, task) }})
+		h, err := worker.NewFront(worker.FrontOptions{Settings: s, Send: send})
 		if err != nil {
 			t.Fatal(err)
 		}
-		req := httptest.NewRequest("POST", c.path, strings.NewReader(c.body))
+		ctx := worker.WithLater(context.Background(), func(task func()) { later = append(later, task) })
+		req := httptest.NewRequestWithContext(ctx, "POST", c.path, strings.NewReader(c.body))
 		req.Header.Set("Authorization", "Bearer alice-token-0123456789")
 		req.Header.Set("Content-Type", "application/json")
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)
-		closeAll()
 		if rec.Code != 200 || len(sent) != 1 {
 			t.Fatalf("%s: %d %s, sent %+v", c.path, rec.Code, rec.Body, sent)
 		}

@@ -39,7 +39,11 @@ func (r reply) errCode(t *testing.T) string {
 	return c
 }
 
-var client = &http.Client{Timeout: 60 * time.Second}
+// client opens a connection per request: local workerd (the Worker's target)
+// may close a kept-alive connection right after a long answer, and a POST sent
+// on it in that instant fails with a reset that no client retries (see
+// tests/internal/wranglerdev).
+var client = &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{DisableKeepAlives: true}}
 
 // call sends one request; token "" sends none, "-" the suite's own token.
 func call(t *testing.T, method, path, token string, body io.Reader, hdr ...string) reply {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/edge/worker"
+	"github.com/codemode-go/codemode/tests/internal/wranglerdev"
 )
 
 // The Worker's figures (./build.sh bench-worker; tests/bench/RESULTS.md):
@@ -29,49 +30,58 @@ func BenchmarkWorker(b *testing.B) {
 	raw, gz := bundleSize(b)
 	b.Logf("bundle: %.1f MiB raw (limit 64 MiB: %.0f%%), %.1f MiB gzip", mib(raw), 100*float64(raw)/(64<<20), mib(gz))
 
-	var cold []time.Duration
+	// Targets (issue "Lean wasm hosts"): the Free plan's 10 ms for a whole
+	// warm exec, 3 ms for a request the front answers alone, 300 ms for the
+	// first exec of a new session object. CPU is the Worker's own workerd;
+	// wrangler's proxy (dev only, not on Cloudflare) is shown beside it.
+	var cold, coldCPU []time.Duration
 	for i := 0; i < 3; i++ {
 		sc := scope{"agentId": "bench", "sessionId": fmt.Sprintf("cold-%d-%d", time.Now().UnixNano(), i)}
+		c0 := cpuOf(b)
 		start := time.Now()
 		if m := exec1b(b, sc, "return 1"); m["status"] != "completed" {
 			b.Fatalf("cold exec: %v", m)
 		}
 		cold = append(cold, time.Since(start))
+		coldCPU = append(coldCPU, cpuOf(b).sub(c0).worker)
 	}
-	b.Logf("cold start (first exec in a new object): median %v of %v", median(cold), cold)
+	b.Logf("cold exec (first exec in a new object): CPU median %v of %v (target <= 300ms); wall median %v of %v",
+		median(coldCPU), coldCPU, median(cold), cold)
 
 	sc := scope{"agentId": "bench", "sessionId": fmt.Sprintf("warm-%d", time.Now().UnixNano())}
 	exec1b(b, sc, "return 1")
-	const n = 20
+	const n = 40
 	var warm []time.Duration
-	c0 := groupCPU(b)
+	c0 := cpuOf(b)
 	for i := 0; i < n; i++ {
 		start := time.Now()
 		exec1b(b, sc, "return 1 + 1")
 		warm = append(warm, time.Since(start))
 	}
-	execCPU := (groupCPU(b) - c0) / n
-	b.Logf("warm trivial exec: median %v, p90 %v; CPU %v per exec (front + object)", median(warm), pct(warm, 0.9), execCPU)
+	execCPU := cpuOf(b).sub(c0).per(n)
+	b.Logf("warm trivial exec (return 1 + 1, same session): CPU %v per exec (target <= 10ms; front + object; wrangler's proxy %v more); wall median %v, p90 %v",
+		execCPU.worker, execCPU.proxy, median(warm), pct(warm, 0.9))
 
-	c0 = groupCPU(b)
-	for i := 0; i < n; i++ {
+	const nf = 100 // 10 ms ticks: many requests for a figure near 1 ms
+	c0 = cpuOf(b)
+	for i := 0; i < nf; i++ {
 		resp, err := http.Get(env.url + "/healthz")
 		if err != nil {
 			b.Fatal(err)
 		}
 		resp.Body.Close()
 	}
-	frontCPU := (groupCPU(b) - c0) / n
-	b.Logf("front request (/healthz: a new Go instance of the front): CPU %v per request", frontCPU)
+	frontCPU := cpuOf(b).sub(c0).per(nf)
+	b.Logf("front request (GET /healthz): CPU %v per request (target <= 3ms; wrangler's proxy %v more)", frontCPU.worker, frontCPU.proxy)
 
 	// The configured budget: while(true) with the test's timeoutMs.
-	c0 = groupCPU(b)
+	c0 = cpuOf(b)
 	start := time.Now()
 	if m := exec1b(b, sc, "while (true) {}"); m["code"] != "timeout" {
 		b.Fatalf("while(true): %v", m)
 	}
 	b.Logf("while(true) with timeoutMs %d at %d checks/s: timeout after %v wall, %v CPU (one exec's own CPU subtracted)",
-		testTimeoutMs, configuredRate(), time.Since(start).Round(time.Millisecond), groupCPU(b)-c0-execCPU)
+		testTimeoutMs, configuredRate(), time.Since(start).Round(time.Millisecond), cpuOf(b).sub(c0).worker-execCPU.worker)
 
 	rss0, _ := groupMem(b)
 	msc := scope{"agentId": "bench", "sessionId": fmt.Sprintf("mem-%d", time.Now().UnixNano())}
@@ -175,48 +185,41 @@ func bundleSize(b *testing.B) (raw, gz int64) {
 	return int64(all.Len()), int64(z.Len())
 }
 
-// groupPIDs are the processes of wrangler's process group (node and workerd).
-func groupPIDs() []int {
-	pg := env.wrangler.cmd.Process.Pid
-	var pids []int
-	ents, _ := os.ReadDir("/proc")
-	for _, e := range ents {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			continue
-		}
-		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+2:]))
-		if len(f) > 3 && f[2] == strconv.Itoa(pg) {
-			pids = append(pids, pid)
-		}
-	}
-	return pids
-}
+// workerds are the workerd processes of wrangler's process group.
+func workerds() []int { return wranglerdev.Workerds(env.wrangler.cmd.Process.Pid) }
 
-// groupCPU is the user+system CPU of workerd (the processes named workerd).
-func groupCPU(b *testing.B) time.Duration {
-	var ticks int64
-	for _, pid := range groupPIDs() {
+// cpu is the user+system CPU of wrangler's two workerd processes: the one
+// that runs the Worker (started with --inspector-addr) and wrangler's proxy in
+// front of it, which exists only in local development.
+type cpu struct{ worker, proxy time.Duration }
+
+func (c cpu) sub(d cpu) cpu { return cpu{c.worker - d.worker, c.proxy - d.proxy} }
+
+func (c cpu) per(n int) cpu { return cpu{c.worker / time.Duration(n), c.proxy / time.Duration(n)} }
+
+// cpuOf reads cpu from /proc, at 10 ms resolution.
+func cpuOf(b *testing.B) cpu {
+	var c cpu
+	worker := wranglerdev.FindWorkerd(env.wrangler.cmd.Process.Pid)
+	for _, pid := range workerds() {
 		stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if !bytes.Contains(stat, []byte("(workerd)")) {
-			continue
-		}
 		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+2:]))
 		u, _ := strconv.ParseInt(f[11], 10, 64)
 		s, _ := strconv.ParseInt(f[12], 10, 64)
-		ticks += u + s
+		d := time.Duration(u+s) * 10 * time.Millisecond
+		if pid == worker {
+			c.worker += d
+		} else {
+			c.proxy += d
+		}
 	}
-	return time.Duration(ticks) * 10 * time.Millisecond
+	return c
 }
 
 // threadCPU is the CPU of every workerd thread, by thread id.
 func threadCPU() map[string]time.Duration {
 	out := map[string]time.Duration{}
-	for _, pid := range groupPIDs() {
+	for _, pid := range workerds() {
 		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
 		for _, t := range tasks {
 			stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/task/%s/stat", pid, t.Name()))
@@ -245,7 +248,7 @@ func busiest(a, b map[string]time.Duration) time.Duration {
 
 // groupMem is workerd's resident and peak resident memory.
 func groupMem(b *testing.B) (rss, hwm int64) {
-	for _, pid := range groupPIDs() {
+	for _, pid := range workerds() {
 		st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 		if !bytes.Contains(st, []byte("Name:\tworkerd")) {
 			continue

@@ -23,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codemode-go/codemode/tests/internal/wranglerdev"
 	json "github.com/goccy/go-json"
 )
 
@@ -37,11 +38,14 @@ const (
 
 // env is the running test environment.
 var env struct {
-	root, url string
-	mcpURL    string
-	wrangler  *proc
-	mcp       *proc
-	port      int
+	// url is the Worker's own address (the workerd that runs it); proxy is
+	// wrangler's dev proxy in front of it (see wranglerdev: the tests talk to
+	// the Worker itself, as clients of a deployed Worker do).
+	root, url, proxy string
+	mcpURL           string
+	wrangler         *proc
+	mcp              *proc
+	port             int
 	// config and extra are the Worker's tools.codeMode and extra --var flags
 	// (the bench's calibration run changes them).
 	config string
@@ -111,15 +115,25 @@ func startWrangler() error {
 		"--persist-to", filepath.Join(env.root, "build", "worker-test-state"),
 		"--var", "CODEMODE_TOKENS:" + string(tokens), "--var", "CODEMODE_CONFIG:" + doc,
 		"--var", "CODEMODE_DEBUG_INSTANCES:true"}
+	debugLog := filepath.Join(env.root, "build", "worker-test-wrangler.debug.log")
+	os.Remove(debugLog)
 	p, err := start(env.root, "wrangler", []string{
 		"WRANGLER_SEND_METRICS=false", "WRANGLER_SEND_ERROR_REPORTS=false", "CLOUDFLARE_CF_FETCH_ENABLED=false",
-		"WRANGLER_HIDE_BANNER=true", "WRANGLER_LOG_PATH=" + filepath.Join(env.root, "build", "wrangler-logs"),
+		"WRANGLER_HIDE_BANNER=true", "WRANGLER_LOG_PATH=" + debugLog,
 	}, append(args, env.extra...)...)
 	if err != nil {
 		return err
 	}
 	env.wrangler = p
-	return waitHealthy(env.url+"/healthz", 90*time.Second, p)
+	if err := waitHealthy(env.proxy+"/healthz", 90*time.Second, p); err != nil {
+		return err
+	}
+	direct, err := wranglerdev.WorkerURL(debugLog)
+	if err != nil {
+		return fmt.Errorf("the Worker's own address: %v (see %s)", err, debugLog)
+	}
+	env.url = direct
+	return waitHealthy(env.url+"/healthz", 30*time.Second, p)
 }
 
 func waitHealthy(url string, limit time.Duration, p *proc) error {
@@ -175,7 +189,7 @@ func run(m *testing.M) (int, error) {
 	}
 	env.config = fmt.Sprintf("{enabled: true, timeoutMs: %d, memoryLimitBytes: 33554432, maxSnapshotBytes: 4194304}", testTimeoutMs)
 	env.port = freePort()
-	env.url = fmt.Sprintf("http://127.0.0.1:%d", env.port)
+	env.proxy = fmt.Sprintf("http://127.0.0.1:%d", env.port)
 	if err := startWrangler(); err != nil {
 		env.wrangler.stop()
 		return 0, err
@@ -215,7 +229,7 @@ func post(t testing.TB, token, path string, body any) (int, map[string]any) {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
-	resp, err := (&http.Client{Timeout: 3 * time.Minute}).Do(req)
+	resp, err := (&http.Client{Timeout: 3 * time.Minute, Transport: noKeepAlive}).Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,6 +246,11 @@ func post(t testing.TB, token, path string, body any) (int, map[string]any) {
 	}
 	return resp.StatusCode, m
 }
+
+// noKeepAlive opens a connection per request: local workerd may close a
+// kept-alive connection right after a long answer, and a POST sent on it in
+// that instant fails with a reset (tests/internal/wranglerdev).
+var noKeepAlive = &http.Transport{DisableKeepAlives: true}
 
 type scope map[string]string
 

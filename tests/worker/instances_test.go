@@ -3,6 +3,7 @@ package worker
 import (
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -10,13 +11,16 @@ import (
 )
 
 // debugInstances is GET /debug/front-instances (index.mjs; the route exists
-// only with CODEMODE_DEBUG_INSTANCES): front Go instances still running, and
-// the session objects' live cores with their goroutines and heap.
+// only with CODEMODE_DEBUG_INSTANCES): the front's Go programs running in the
+// isolate (live: 0 or 1) and ever started there, the running one's
+// goroutines, and the session objects' live cores with their goroutines and heap.
 type debugInstances struct {
-	Live       *int `json:"live"`
-	Objects    int  `json:"objects"`
-	Goroutines *int `json:"goroutines"`
-	HeapBytes  int64
+	Live            *int `json:"live"`
+	Started         int  `json:"started"`
+	FrontGoroutines int  `json:"frontGoroutines"`
+	Objects         int  `json:"objects"`
+	Goroutines      *int `json:"goroutines"`
+	HeapBytes       int64
 }
 
 func instances(t *testing.T) debugInstances {
@@ -34,18 +38,17 @@ func instances(t *testing.T) debugInstances {
 	return v
 }
 
-// liveFronts reads how many Go instances of the front are still running.
-func liveFronts(t *testing.T) int {
-	t.Helper()
-	return *instances(t).Live
-}
-
-// A CORS preflight is answered 204 without a body, and syumai/workers ends a
-// Go program only once a body is read: each preflight used to leave one front
-// instance running for the life of the isolate. Every kind of answer must let
-// its instance end.
-func TestPreflightInstancesEnd(t *testing.T) {
-	base := liveFronts(t)
+// One Go program of the front serves every request of its isolate: every kind
+// of answer (a body-less 204 preflight, a body, an error, a refused body) is
+// served by the same program, which neither exits nor keeps a goroutine per
+// request. (The per-request model this replaced once leaked a running Go
+// program per preflight.)
+func TestOneFrontServesEveryRequest(t *testing.T) {
+	http.Get(env.url + "/healthz") // the front is up
+	base := instances(t)
+	if *base.Live != 1 || base.Started < 1 {
+		t.Fatalf("no running front after a request: %+v", base)
+	}
 	requests := []func() (*http.Request, int){
 		func() (*http.Request, int) { // preflight: 204, no body
 			r, _ := http.NewRequest("OPTIONS", env.url+"/v1/exec", nil)
@@ -62,12 +65,18 @@ func TestPreflightInstancesEnd(t *testing.T) {
 			r, _ := http.NewRequest("GET", env.url+"/v1/catalog", nil)
 			return r, http.StatusUnauthorized
 		},
+		func() (*http.Request, int) { // a body the front reads and refuses
+			r, _ := http.NewRequest("POST", env.url+"/v1/exec", strings.NewReader(`{"code": 1}`))
+			r.Header.Set("Authorization", "Bearer "+tokenAlice)
+			r.Header.Set("Content-Type", "application/json")
+			return r, http.StatusBadRequest
+		},
 	}
 	const rounds = 20
 	for i := 0; i < rounds; i++ {
 		for _, mk := range requests {
 			req, want := mk()
-			resp, err := http.DefaultClient.Do(req)
+			resp, err := (&http.Client{Transport: noKeepAlive}).Do(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,14 +90,16 @@ func TestPreflightInstancesEnd(t *testing.T) {
 			}
 		}
 	}
-	// Instances end a moment after their answer: poll briefly.
-	deadline := time.Now().Add(10 * time.Second)
-	live := liveFronts(t)
-	for live > base && time.Now().Before(deadline) {
+	// A request's goroutine ends a moment after its answer: poll briefly.
+	after := instances(t)
+	for deadline := time.Now().Add(10 * time.Second); after.FrontGoroutines > base.FrontGoroutines && time.Now().Before(deadline); {
 		time.Sleep(100 * time.Millisecond)
-		live = liveFronts(t)
+		after = instances(t)
 	}
-	if live > base {
-		t.Fatalf("%d front instances still running after %d requests (before: %d)", live, rounds*len(requests), base)
+	if *after.Live != 1 || after.Started != base.Started {
+		t.Fatalf("%d requests started another Go program of the front: before %+v, after %+v", rounds*len(requests), base, after)
+	}
+	if after.FrontGoroutines > base.FrontGoroutines {
+		t.Fatalf("the front holds %d goroutines after %d requests, %d before", after.FrontGoroutines, rounds*len(requests), base.FrontGoroutines)
 	}
 }

@@ -1,9 +1,11 @@
-// The Worker's entry: every fetch runs the Go front (front.wasm, the edge
-// handler under syumai/workers; a new Go instance per request, as syumai's
-// own glue does), and the session Durable Object class is exported beside it.
-// wasm modules are imported, never compiled from bytes (workerd forbids that).
+// The Worker's entry: one Go program of the front (front.wasm: the edge
+// handler, auth, validation, CORS and routing) per isolate, started inside the
+// isolate's first request (workerd refuses random values and timers at global
+// scope) and serving every later request through binding.serve; the session
+// Durable Object class is exported beside it. wasm modules are imported, never
+// compiled from bytes (workerd forbids that).
 import "./wasm_exec.js";
-import front from "./front.wasm";
+import frontModule from "./front.wasm";
 import { coreStats } from "./session.mjs";
 export { CodeModeSession } from "./session.mjs";
 
@@ -15,42 +17,81 @@ globalThis.tryCatch ??= (fn) => {
   }
 };
 
-// live counts front instances whose Go program has not exited yet: the
-// leak checks of the tests and the soak (GET /debug/front-instances, only
-// with the var CODEMODE_DEBUG_INSTANCES=true) read it, beside the session
-// objects' cores in this isolate and their goroutines and heap.
-let live = 0;
+/** @type {{binding: any} | null} this isolate's running front */
+let front = null;
+/** Go programs of the front started in this isolate (1 unless one exited). */
+let started = 0;
 
-/** runFront starts one Go instance of the front and returns its binding (handleRequest, end). */
-async function runFront(env, ctx) {
+/**
+ * frontFor returns the isolate's front, starting its Go program on first use
+ * (or again after it exited: a Go program that died is never reused). The
+ * env is the same for every request of an isolate.
+ */
+function frontFor(env) {
+  if (front) return front;
   const binding = {};
   const go = new Go();
-  let ready;
-  const started = new Promise((resolve) => { ready = resolve; });
-  const instance = new WebAssembly.Instance(front, { ...go.importObject, workers: { ready: () => ready() } });
-  live++;
-  go.run(instance, { env, ctx, binding }).finally(() => { live--; });
-  await started;
-  return binding;
+  const instance = new WebAssembly.Instance(frontModule, go.importObject);
+  const me = { binding };
+  started++;
+  // run executes main up to its first wait: binding.serve is set on return.
+  const exited = () => {
+    if (front === me) front = null;
+  };
+  go.run(instance, { env, binding }).then(exited, exited);
+  if (typeof binding.serve !== "function") throw new Error("the front's Go program did not start");
+  front = me;
+  return me;
+}
+
+/**
+ * serve hands one request to the front: method, URL, headers, a pull reader
+ * of the body and the request's ctx (for waitUntil), and builds the Response
+ * from its {status, headers, body}.
+ */
+async function serve(request, env, ctx) {
+  const { binding } = frontFor(env);
+  const reader = request.body ? request.body.getReader() : null;
+  const read = reader ? () => reader.read().then((r) => (r.done ? null : r.value)) : null;
+  try {
+    const answer = await binding.serve({ method: request.method, url: request.url, headers: [...request.headers], read, ctx });
+    return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  } finally {
+    // A refused body (413) is not read to its end: release the rest.
+    reader?.cancel().catch(() => {});
+  }
 }
 
 export default {
   async fetch(request, env, ctx) {
     try {
       if (env.CODEMODE_DEBUG_INSTANCES === "true" && new URL(request.url).pathname === "/debug/front-instances") {
-        return Response.json({ live, ...(await coreStats()) });
+        return Response.json(await debugInstances());
       }
-      const front = await runFront(env, ctx);
-      const response = await front.handleRequest(request);
-      // A body-less answer (a 204 preflight) is never read, so the front's
-      // workers.Done never fires: end its Go program here.
-      if (response.body === null) front.end();
-      return response;
+      return await serve(request, env, ctx);
     } catch (err) {
-      // The front itself failed (its CPU or memory limit, a Go panic): answer
-      // in the API's error shape, never the platform's page.
+      // The front itself failed (its CPU or memory limit, a Go program that
+      // exited): answer in the API's error shape, never the platform's page.
       console.error("front failed:", err?.message ?? String(err));
       return Response.json({ error: { code: "unavailable", message: "the Worker could not answer this request; try again" } }, { status: 503 });
     }
   },
 };
+
+/**
+ * debugInstances is GET /debug/front-instances (CODEMODE_DEBUG_INSTANCES=true
+ * only, for the tests' and the soak's leak checks): live is the front's Go
+ * programs running in this isolate (0 or 1), started how many were ever
+ * started, frontGoroutines and frontHeapBytes the running one's; then the
+ * session objects' cores in this isolate with their goroutines and heap.
+ */
+async function debugInstances() {
+  const stats = front ? front.binding.stats() : null;
+  return {
+    live: front ? 1 : 0,
+    started,
+    frontGoroutines: stats?.goroutines ?? 0,
+    frontHeapBytes: stats?.heapBytes ?? 0,
+    ...(await coreStats()),
+  };
+}

@@ -47,34 +47,52 @@ export class CodeModeSession extends DurableObject {
     });
   }
 
+  /**
+   * operate is the front's way in (Durable Object RPC, which spares the
+   * Request/Response and body streams of a fetch): op, the JSON message and
+   * the caller's Authorization for relays; it returns the JSON answer, or
+   * throws an Error naming a refused request.
+   */
+  async operate(op, body, relayAuth) {
+    const { status, value } = await this.#handle(op, () => JSON.parse(body), relayAuth ?? "");
+    if (status !== 200) throw new Error(`session object answered ${status}: ${JSON.stringify(value)}`);
+    return JSON.stringify(value);
+  }
+
+  /** fetch is the same operations over HTTP: POST /<op> with the JSON message. */
   async fetch(request) {
     const op = new URL(request.url).pathname.replace(/^\/+/, "");
-    if (request.method !== "POST" || !OPS.has(op)) {
-      return fail(404, "not_found", "unknown session operation");
-    }
+    if (request.method !== "POST") return Response.json(refusal(404, "not_found", "unknown session operation").value, { status: 404 });
+    const { status, value } = await this.#handle(op, () => request.json(), request.headers.get("x-codemode-relay-auth") ?? "");
+    return Response.json(value, { status });
+  }
+
+  /** #handle answers one operation as {status, value}; readMsg parses its message. */
+  async #handle(op, readMsg, relayAuth) {
+    if (!OPS.has(op)) return refusal(404, "not_found", "unknown session operation");
     let msg;
     try {
-      msg = await request.json();
+      msg = await readMsg();
     } catch {
-      return fail(400, "invalid_request", "the forwarded body is not JSON");
+      return refusal(400, "invalid_request", "the forwarded body is not JSON");
     }
     if (typeof msg?.principal !== "string" || typeof msg.scope !== "object" || msg.scope === null) {
-      return fail(400, "invalid_request", "the forwarded body needs principal and scope");
+      return refusal(400, "invalid_request", "the forwarded body needs principal and scope");
     }
     // The object's name comes from principal + agent + session, so another
     // principal never reaches it; refuse anyway if the front ever got it wrong.
     if (this.#principal !== null && this.#principal !== msg.principal) {
-      return fail(403, "forbidden", "this session belongs to another principal");
+      return refusal(403, "forbidden", "this session belongs to another principal");
     }
     this.#principal = msg.principal;
     if (op === "touch") return this.#touch(msg); // no relays: the auth stays the caller's
-    this.#auth.value = request.headers.get("x-codemode-relay-auth") ?? "";
+    this.#auth.value = relayAuth;
     if (op === "wait" && !this.#core && String(msg.input?.runId ?? "").trim() !== "") {
       // A new object (first request, or after an eviction or a deploy) holds
       // no runs: answer at once, as the core answers an unknown runId, instead
       // of starting a core only to say so. (An empty runId goes to the core,
       // whose answer says what a wait needs.)
-      return Response.json(failedResult("invalid_input", UNAVAILABLE));
+      return ok(failedResult("invalid_input", UNAVAILABLE));
     }
     let cm;
     try {
@@ -82,15 +100,15 @@ export class CodeModeSession extends DurableObject {
     } catch (err) {
       this.#core = null; // the next request tries again
       console.error("code mode core failed to start:", err?.message ?? String(err));
-      return Response.json(failedResult("runtime_unavailable", "code mode runtime unavailable: the session's core could not start"));
+      return ok(failedResult("runtime_unavailable", "code mode runtime unavailable: the session's core could not start"));
     }
     try {
-      return await this.#serve(op, cm, msg);
+      return ok(await this.#serve(op, cm, msg));
     } catch (err) {
       // The core answers every cell with a result; an exception here is the
       // glue's own failure: report it without losing the object's other runs.
       console.error(`session ${op} failed:`, err?.message ?? String(err));
-      return Response.json(failedResult("internal_error", "code mode could not complete this request in the session object."));
+      return ok(failedResult("internal_error", "code mode could not complete this request in the session object."));
     }
   }
 
@@ -99,15 +117,15 @@ export class CodeModeSession extends DurableObject {
       case "exec": {
         const result = await cm.exec(msg.input ?? {}, { scope: msg.scope });
         this.#runs.observe(result, null, msg.ttlSeconds);
-        return Response.json(result);
+        return result;
       }
       case "wait": {
         const result = await cm.wait(msg.input ?? {}, { scope: msg.scope });
         this.#runs.observe(result, msg.input?.runId, msg.ttlSeconds);
-        return Response.json(result);
+        return result;
       }
       case "surface":
-        return Response.json(await cm.surface(msg.format ?? "plain", { scope: msg.scope }));
+        return await cm.surface(msg.format ?? "plain", { scope: msg.scope });
     }
   }
 
@@ -121,15 +139,15 @@ export class CodeModeSession extends DurableObject {
    */
   async #touch(msg) {
     const runId = msg.input?.runId;
-    if (typeof runId !== "string") return fail(400, "invalid_request", "touch needs input.runId");
-    if (!this.#core) return Response.json({ ok: false, code: "invalid_input", error: UNAVAILABLE });
+    if (typeof runId !== "string") return refusal(400, "invalid_request", "touch needs input.runId");
+    if (!this.#core) return ok({ ok: false, code: "invalid_input", error: UNAVAILABLE });
     try {
       const answer = await (await this.#core).restartTTL(runId, { scope: msg.scope });
       if (answer.ok) this.#runs.renew(runId, answer.expiresAt);
-      return Response.json(answer);
+      return ok(answer);
     } catch (err) {
       console.error("session touch failed:", err?.message ?? String(err));
-      return Response.json({ ok: false, code: "internal_error", error: "code mode could not restart the run's TTL." });
+      return ok({ ok: false, code: "internal_error", error: "code mode could not restart the run's TTL." });
     }
   }
 
@@ -183,6 +201,10 @@ export function failedResult(code, error) {
   };
 }
 
-function fail(status, code, message) {
-  return Response.json({ error: { code, message } }, { status });
+function refusal(status, code, message) {
+  return { status, value: { error: { code, message } } };
+}
+
+function ok(value) {
+  return { status: 200, value };
 }

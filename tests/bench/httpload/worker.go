@@ -21,11 +21,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
+
+	"github.com/codemode-go/codemode/tests/internal/wranglerdev"
 )
 
 // workerdTarget is one wrangler dev process group and the workerd in it.
@@ -113,11 +112,11 @@ func startWorkerd(root string, timeoutMs, ttl int) (*workerdTarget, error) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	if w.workerd = findWorkerd(cmd.Process.Pid); w.workerd == 0 {
+	if w.workerd = wranglerdev.FindWorkerd(cmd.Process.Pid); w.workerd == 0 {
 		w.stop()
 		return nil, fmt.Errorf("no workerd process with --inspector-addr (the one running the Worker) in wrangler's process group")
 	}
-	direct, err := workerURL(debugLog)
+	direct, err := wranglerdev.WorkerURL(debugLog)
 	if err == nil {
 		err = healthy(direct)
 	}
@@ -127,26 +126,6 @@ func startWorkerd(root string, timeoutMs, ttl int) (*workerdTarget, error) {
 	}
 	w.url = direct
 	return w, nil
-}
-
-// userWorkerURL is how wrangler's debug log names the Worker's own address
-// when a (re)load completes: {"type":"reloadComplete","proxyData":
-// {"userWorkerUrl":{"protocol":"http:","hostname":"127.0.0.1","port":"…"}.
-var userWorkerURL = regexp.MustCompile(`"reloadComplete","proxyData":\{"userWorkerUrl":\{"protocol":"(https?):","hostname":"([^"]+)","port":"(\d+)"`)
-
-// workerURL reads the Worker's own address (behind wrangler's proxy) from the
-// last reload wrangler's debug log records.
-func workerURL(debugLog string) (string, error) {
-	b, err := os.ReadFile(debugLog)
-	if err != nil {
-		return "", err
-	}
-	m := userWorkerURL.FindAllSubmatch(b, -1)
-	if len(m) == 0 {
-		return "", fmt.Errorf("wrangler's debug log names no userWorkerUrl")
-	}
-	last := m[len(m)-1]
-	return fmt.Sprintf("%s://%s:%s", last[1], last[2], last[3]), nil
 }
 
 func healthy(url string) error {
@@ -159,37 +138,6 @@ func healthy(url string) error {
 		return fmt.Errorf("%s/healthz: status %d", url, resp.StatusCode)
 	}
 	return nil
-}
-
-// findWorkerd is the pid of the workerd in process group pgid that runs the
-// Worker: wrangler starts it with --inspector-addr. The other workerd there is
-// wrangler's proxy, and it comes first in /proc, so the name alone picks the
-// wrong process.
-func findWorkerd(pgid int) int {
-	dirs, _ := os.ReadDir("/proc")
-	for _, d := range dirs {
-		pid, err := strconv.Atoi(d.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-		if err != nil {
-			continue
-		}
-		i := strings.LastIndexByte(string(b), ')')
-		open := strings.IndexByte(string(b), '(')
-		if open < 0 || i < open || string(b[open+1:i]) != "workerd" {
-			continue
-		}
-		if f := strings.Fields(string(b[i+2:])); len(f) < 3 || f[2] != strconv.Itoa(pgid) {
-			continue
-		}
-		args, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
-		if strings.Contains(string(args), "\x00--inspector-addr") {
-			return pid
-		}
-	}
-	return 0
 }
 
 func (w *workerdTarget) base() string { return w.url }
@@ -209,11 +157,12 @@ func (w *workerdTarget) goroutines() int {
 	return s.Goroutines
 }
 
-// instanceStats is GET /debug/front-instances: front Go programs still
-// running, and the session objects' cores with their goroutines and heap.
+// instanceStats is GET /debug/front-instances: the front's Go programs
+// running (0 or 1) and ever started in the isolate, and the session objects'
+// cores with their goroutines and heap.
 type instanceStats struct {
-	Live, Objects, Goroutines int
-	HeapBytes                 int64
+	Live, Started, Objects, Goroutines int
+	HeapBytes                          int64
 }
 
 func (w *workerdTarget) instances() (instanceStats, error) {

@@ -1,0 +1,81 @@
+//go:build js && wasm
+
+// Package jspromise bridges JavaScript Promises and goroutines for the GOOS=js
+// programs (wasm/codemode, the Worker's front): a Go function handed to
+// JavaScript returns a Promise at once and does its work on a goroutine, and a
+// goroutine waits for a Promise on a channel. Waiting for the event loop is only
+// possible on a goroutine of its own, never inside a synchronous callback
+// (that is a fatal "all goroutines are asleep").
+package jspromise
+
+import (
+	"errors"
+	"syscall/js"
+)
+
+// Async returns a Promise settled by work, which runs on its own goroutine: the
+// caller's JavaScript turn ends at once, so Go may later wait for the event
+// loop. work's value goes through js.ValueOf; its error rejects with an Error.
+func Async(work func() (any, error)) js.Value {
+	var exec js.Func
+	exec = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		resolve, reject := args[0], args[1]
+		exec.Release()
+		go func() {
+			v, err := work()
+			if err != nil {
+				reject.Invoke(js.Global().Get("Error").New(err.Error()))
+				return
+			}
+			resolve.Invoke(v)
+		}()
+		return nil
+	})
+	return js.Global().Get("Promise").New(exec)
+}
+
+// Await waits for p (a Promise or any value) on the calling goroutine and
+// returns its value, or its rejection as an error (see Message).
+func Await(p js.Value) (js.Value, error) {
+	type outcome struct {
+		v   js.Value
+		err error
+	}
+	ch := make(chan outcome, 1)
+	var ok, fail js.Func
+	ok = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ch <- outcome{v: Arg0(args)}
+		return nil
+	})
+	fail = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		ch <- outcome{err: errors.New(Message(Arg0(args)))}
+		return nil
+	})
+	js.Global().Get("Promise").Call("resolve", p).Call("then", ok, fail)
+	o := <-ch
+	ok.Release()
+	fail.Release()
+	return o.v, o.err
+}
+
+// Arg0 is a callback's first argument, undefined when there is none.
+func Arg0(args []js.Value) js.Value {
+	if len(args) == 0 {
+		return js.Undefined()
+	}
+	return args[0]
+}
+
+// Message is what a rejection says: an Error's "Name: message" (name left out
+// for plain Errors), else its string form.
+func Message(v js.Value) string {
+	if v.Type() == js.TypeObject {
+		if m := v.Get("message"); m.Type() == js.TypeString {
+			if n := v.Get("name"); n.Type() == js.TypeString && n.String() != "Error" && n.String() != "" {
+				return n.String() + ": " + m.String()
+			}
+			return m.String()
+		}
+	}
+	return js.Global().Get("String").Invoke(v).String()
+}
