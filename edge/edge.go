@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"time"
@@ -117,6 +118,13 @@ type Options struct {
 	// Mode as an MCP server over Streamable HTTP) behind the same bearer
 	// tokens, CORS and body limit as /v1; Principal gives it the caller.
 	MCP http.Handler
+	// LoopbackHostsOnly answers only requests whose Host header names the
+	// loopback interface (localhost, 127.0.0.0/8, [::1]); any other is 403
+	// host_not_allowed. A server without tokens on loopback sets it: without
+	// it, any web page the person opens could reach the server through DNS
+	// rebinding (a name of the page's that resolves to 127.0.0.1) and run
+	// cells and tools as a same-origin caller, past CORS.
+	LoopbackHostsOnly bool
 }
 
 // Handler serves the HTTP API. It is safe for concurrent use.
@@ -220,6 +228,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, rc *requestContext) {
+	if h.opts.LoopbackHostsOnly && !loopbackHost(r.Host) {
+		writeError(w, &apiError{http.StatusForbidden, CodeHostNotAllowed, "host " + quoteField(r.Host) + " is not a name of this server: without auth.tokens it answers only localhost, 127.0.0.1 and [::1] (a guard against DNS rebinding); use one of those, or add auth.tokens to the config to serve other names"})
+		return
+	}
 	if h.cors.handle(w, r) {
 		return
 	}
@@ -304,3 +316,18 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 
 // Unwrap lets http.ResponseController reach the underlying writer.
 func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+// loopbackHost reports whether a Host header (name or address, with or
+// without a port) names the loopback interface.
+func loopbackHost(hostport string) bool {
+	host := hostport
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") || strings.HasSuffix(strings.ToLower(host), ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}

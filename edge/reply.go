@@ -36,6 +36,9 @@ const (
 	// CodeAtCapacity answers 429 with Retry-After: the runtime already runs
 	// as many cells as it may (core.Options.MaxRunningCells).
 	CodeAtCapacity = "at_capacity"
+	// CodeHostNotAllowed answers 403 when Options.LoopbackHostsOnly is set and
+	// the request's Host is not a loopback name (DNS rebinding).
+	CodeHostNotAllowed = "host_not_allowed"
 )
 
 func badRequest(code, msg string) *apiError {

@@ -80,6 +80,9 @@ func serveCmd(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	h, err := edge.New(env.rt, edge.Options{
 		Tokens: cfg.Tokens, AllowedOrigins: cfg.AllowedOrigins, MaxBodyBytes: cfg.MaxBodyBytes,
 		StaticDir: dir, Logger: log, Version: version(), MCP: mcpSrv.HTTPHandler(),
+		// checkExposure allowed no tokens only on loopback: then answer only
+		// loopback names, so a web page cannot reach the API by DNS rebinding.
+		LoopbackHostsOnly: len(cfg.Tokens) == 0,
 	})
 	if err != nil {
 		env.close(context.Background())
