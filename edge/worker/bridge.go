@@ -11,9 +11,12 @@ import (
 // bounded JSON document (or nothing), so the front hands the Worker the body
 // in one piece instead of a stream.
 type Answer struct {
+	// Status is the HTTP status (200 when the handler wrote none).
 	Status int
+	// Header holds the response headers the handler set.
 	Header http.Header
-	Body   []byte
+	// Body is the whole response body.
+	Body []byte
 }
 
 // ServeBuffered runs h for r and returns its answer. The front is one Go

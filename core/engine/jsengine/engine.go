@@ -70,13 +70,12 @@ func New(opts Options) (*Engine, error) {
 // MaxNesting implements engine.NestingLimiter.
 func (e *Engine) MaxNesting() int { return e.maxNesting }
 
-// Load checks the handed-in module against imports and resolves the export
-// table. wasm is not compiled: the host already compiled the same binary (the
-// core still embeds it so snapshots can move between engines).
 // HasModule: the host handed in the compiled quickjs.wasm, so Load ignores
 // its bytes (engine.Compiled).
 func (e *Engine) HasModule() bool { return true }
 
+// Load checks the handed-in module against imports and resolves the export
+// table. wasm is not compiled: the host already compiled the same binary.
 func (e *Engine) Load(_ context.Context, _ []byte, imports []engine.Import) (engine.Module, error) {
 	got := js.Global().Get("WebAssembly").Get("Module").Call("imports", e.module)
 	have := map[string]bool{}
