@@ -17,6 +17,11 @@ import (
 // same way with its run left suspended; a cell waiting for its tool calls
 // holds no slot, and once the busy cell ends everything runs again.
 func TestAdmissionRefusesPastMaxRunningCells(t *testing.T) {
+	if runtime.GOOS == "js" {
+		// The busy cell must run beside this goroutine: the host engine's poll
+		// does not yield under GOOS=js (see build.sh test_hostjs_go's skips).
+		t.Skip("needs another goroutine to run while a guest is busy")
+	}
 	rt := newRuntimeWith(t, func(c *config.Config) { c.TimeoutMs = 3000 }, func(o *core.Options) { o.MaxRunningCells = 1 })
 	// A run suspended on yield: it holds no slot while suspended.
 	y := exec(t, rt, `await yield_control(); return "resumed"`)
