@@ -5,11 +5,19 @@ import AxeBuilder from "@axe-core/playwright";
 import { test, expect } from "./ide";
 import type { Locator } from "@playwright/test";
 
-/** inside fails unless the element's box lies within the container's box. */
+/**
+ * inside fails unless the element's box lies within the container's box. It
+ * measures until both are laid out: the Runs table re-renders every second (age,
+ * TTL), and a row caught mid-render has no box for that instant.
+ */
 async function inside(el: Locator, box: Locator, what: string) {
-  const a = (await el.boundingBox())!, b = (await box.boundingBox())!;
-  expect(a.x, `${what}: left edge`).toBeGreaterThanOrEqual(b.x - 0.5);
-  expect(a.x + a.width, `${what}: right edge`).toBeLessThanOrEqual(b.x + b.width + 0.5);
+  await expect.poll(async () => {
+    const a = await el.boundingBox(), b = await box.boundingBox();
+    if (!a || !b) return "not laid out";
+    if (a.x < b.x - 0.5) return `left edge ${a.x} < ${b.x}`;
+    if (a.x + a.width > b.x + b.width + 0.5) return `right edge ${a.x + a.width} > ${b.x + b.width}`;
+    return "inside";
+  }, { message: what }).toBe("inside");
 }
 
 test.use({ viewport: { width: 900, height: 800 } });
