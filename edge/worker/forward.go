@@ -44,7 +44,7 @@ type message struct {
 	// CallID names an exec or wait (the MCP server's call id), so a cancel
 	// can name it while it is in flight.
 	CallID string `json:"callId,omitempty"`
-	Format    string     `json:"format,omitempty"`
+	Format string `json:"format,omitempty"`
 	// Config is tools.codeMode for the object's core, which starts on the
 	// object's first request (one parser, the front's, reads the Worker's config).
 	Config              config.Config `json:"config"`

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -117,7 +118,7 @@ func TestMCPExecWaitAndSurfaceThroughSessionObjects(t *testing.T) {
 			}
 		}
 	}
-	if len(names) < 2 || names[0] != "exec" || names[1] != "wait" {
+	if !slices.Contains(names, "exec") || !slices.Contains(names, "wait") {
 		t.Fatalf("tools/list: %v", names)
 	}
 	if !strings.Contains(execDesc, "sleep_ms") {
