@@ -20,6 +20,11 @@
 //   - When an upstream MCP server's tool list changes, tools/list is rebuilt
 //     and notifications/tools/list_changed goes to every session.
 //
+// NewStateless serves the same tools where no request holds a session (the
+// Cloudflare Worker): the session id is minted at initialize, principal and
+// id name where the runs live (RemoteRuntime), cancellation and DELETE are
+// forwarded there; it pushes nothing (no list_changed, no progress).
+//
 // The hidden catalog never appears in tools/list; the guest reaches it, and
 // the upstream servers' resources and prompts, through tools.*, MCP.<server>
 // and API as in every other host.

@@ -37,7 +37,7 @@ func (b *mcpBearer) RoundTrip(r *http.Request) (*http.Response, error) {
 
 // mcpConnect opens an official Go SDK client session at the Worker's /mcp as
 // the principal of token.
-func mcpConnect(t *testing.T, token string) (*sdk.ClientSession, *mcpBearer) {
+func mcpConnect(t testing.TB, token string) (*sdk.ClientSession, *mcpBearer) {
 	t.Helper()
 	b := &mcpBearer{token: token}
 	tr := &sdk.StreamableClientTransport{Endpoint: env.url + "/mcp", HTTPClient: &http.Client{Transport: b, Timeout: 3 * time.Minute}}
@@ -63,7 +63,7 @@ type mcpResult struct {
 	text    string
 }
 
-func mcpCall(t *testing.T, ctx context.Context, cs *sdk.ClientSession, tool string, args map[string]any) (mcpResult, error) {
+func mcpCall(t testing.TB, ctx context.Context, cs *sdk.ClientSession, tool string, args map[string]any) (mcpResult, error) {
 	t.Helper()
 	res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: tool, Arguments: args})
 	if err != nil {
@@ -85,7 +85,7 @@ func mcpCall(t *testing.T, ctx context.Context, cs *sdk.ClientSession, tool stri
 	return r, nil
 }
 
-func mustCall(t *testing.T, cs *sdk.ClientSession, tool string, args map[string]any) mcpResult {
+func mustCall(t testing.TB, cs *sdk.ClientSession, tool string, args map[string]any) mcpResult {
 	t.Helper()
 	r, err := mcpCall(t, context.Background(), cs, tool, args)
 	if err != nil {
