@@ -2,7 +2,6 @@ package mcpserver_test
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -140,21 +139,7 @@ func TestStatelessCancellation(t *testing.T) {
 	f := newFixture(t, 30000)
 	hs, rc := serveStateless(t, f)
 	cs, b := connectHTTP(t, hs.URL, tokenAlice, nil)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "exec", Arguments: map[string]any{"code": `await tools.block({}); return 1`}})
-		done <- err
-	}()
-	select {
-	case <-f.entered:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the block tool never started")
-	}
-	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Fatalf("CallTool after cancel: %v", err)
-	}
+	f.cancelBlockedExec(t, cs) // the cancel reached the exec it named
 	select {
 	case c := <-rc.cancels:
 		if c.Principal != "alice" || c.Scope.SessionID != b.sid || !strings.HasPrefix(c.CallID, "mcp:") {
@@ -162,11 +147,6 @@ func TestStatelessCancellation(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("notifications/cancelled never reached the runtime")
-	}
-	select {
-	case <-f.blocked:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the cancel did not reach the exec it named")
 	}
 }
 
