@@ -73,7 +73,7 @@ func (r *remoteCore) EndRemoteSession(_ context.Context, call core.CallInfo) {
 }
 
 // serveStateless serves the HTTP API with a stateless MCP server at /mcp.
-func serveStateless(t *testing.T, f *fixture) (*httptest.Server, *remoteCore) {
+func serveStateless(t testing.TB, f *fixture) (*httptest.Server, *remoteCore) {
 	t.Helper()
 	rc := newRemoteCore(f.rt)
 	srv := mcpserver.NewStateless(rc, mcpserver.Options{})
