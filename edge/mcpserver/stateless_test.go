@@ -187,3 +187,48 @@ func TestStatelessRefusals(t *testing.T) {
 		})
 	}
 }
+
+// FuzzStatelessHTTP: whatever a client POSTs or DELETEs with whatever
+// session id, the stateless handler (its JSON-RPC peek, the session id
+// check, initialize's minting) answers without panicking, never 5xx, and
+// mints a session id only for initialize without one.
+func FuzzStatelessHTTP(f *testing.F) {
+	fx := newFixture(f, 1000)
+	rc := newRemoteCore(fx.rt)
+	srv := mcpserver.NewStateless(rc, mcpserver.Options{})
+	f.Cleanup(srv.Close)
+	go func() { // cancels are recorded; nobody reads them here
+		for range rc.cancels {
+		}
+	}()
+	h := srv.HTTPHandler()
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"f","version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, `{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"exec","arguments":{"code":"return 1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":[1,{"a":2}]}}`, `[]`, `{`, ``, `{"method":7}`, "\xff",
+	} {
+		f.Add("POST", "", s)
+		f.Add("POST", "mcp_ABC", s)
+		f.Add("DELETE", "mcp_ABC", s)
+	}
+	f.Fuzz(func(t *testing.T, method, sid, body string) {
+		if method != "POST" && method != "DELETE" && method != "GET" {
+			method = "POST"
+		}
+		req := httptest.NewRequest(method, "/mcp", strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		if sid != "" {
+			req.Header["Mcp-Session-Id"] = []string{sid}
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code >= 500 {
+			t.Fatalf("%s %q: %d %s", method, body, rec.Code, rec.Body)
+		}
+		if minted := rec.Header().Get("Mcp-Session-Id"); minted != "" && (sid != "" || method != "POST") {
+			t.Fatalf("minted %q for %s with session %q", minted, method, sid)
+		}
+	})
+}
