@@ -141,7 +141,7 @@ export class CodeModeSession extends DurableObject {
           this.#runs.observe(result, resumed, msg.ttlSeconds);
           if (call.cancelled && result?.status === "waiting") {
             // Cancelled while in flight: the run it left ends now.
-            await cm.abort(result.runId, { scope: msg.scope });
+            await this.#abort(result.runId, msg.scope);
             this.#runs.observe(null, result.runId, msg.ttlSeconds);
           }
           return result;
