@@ -162,8 +162,8 @@ export interface CodeMode extends EventTarget {
   /** The model-visible tools in the given provider shape. */
   surface(format?: "plain" | "anthropic" | "openai" | "openai-responses", opts?: { scope?: CodeModeScope }): Promise<unknown[]>;
   catalog(): Promise<ToolCatalogEntry[]>;
-  /** Discards a suspended run; pending client tools see their signal abort. */
-  abort(runId: string): Promise<boolean>;
+  /** Discards a run of opts.scope (suspended or being resumed); pending client tools see their signal abort. */
+  abort(runId: string, opts?: { scope?: CodeModeScope }): Promise<boolean>;
   /** The core's own Go runtime (goroutines, live heap bytes): for leak checks where no process is visible. */
   stats(): Promise<{ goroutines: number; heapBytes: number }>;
   /**

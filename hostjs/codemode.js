@@ -383,10 +383,14 @@ class CodeMode extends EventTarget {
   async stats() {
     return JSON.parse(await this._call("stats", []));
   }
-  /** Discards a suspended run; its pending client tools see their signal abort. */
-  async abort(runId) {
+  /**
+   * Discards a run of opts.scope, suspended or being resumed; its pending
+   * client tools see their signal abort.
+   */
+  async abort(runId, opts) {
     if (typeof runId !== "string") throw new TypeError("abort: runId must be a string");
-    return JSON.parse(await this._call("abort", [runId]));
+    if (opts !== undefined && !isObject(opts)) throw new TypeError("abort: options must be an object {scope?}");
+    return JSON.parse(await this._call("abort", [runId, scopeJSON(opts)]));
   }
   /**
    * Restarts a suspended run's snapshot TTL from now, for hosts whose clock

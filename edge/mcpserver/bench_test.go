@@ -12,7 +12,7 @@ import (
 // BenchmarkTrivialExec: what the MCP layer adds to a trivial cell ("return
 // 1"): the core's Exec called directly, tools/call exec over an in-memory
 // pipe (the stdio path) and over Streamable HTTP through the HTTP API's
-// handler (auth included). Compare the three in one run:
+// handler (auth included), stateful and stateless. Compare them in one run:
 //
 //	go test -run '^$' -bench TrivialExec -benchtime 2s ./edge/mcpserver/
 func BenchmarkTrivialExec(b *testing.B) {
@@ -32,6 +32,12 @@ func BenchmarkTrivialExec(b *testing.B) {
 	}{
 		{"mcp-pipe", func() *sdk.ClientSession { return f.connect(b, nil) }},
 		{"mcp-http", func() *sdk.ClientSession { cs, _ := connectHTTP(b, f.serveHTTP(b, 0).URL, tokenAlice, nil); return cs }},
+		// NewStateless (the Worker's /mcp): a temporary SDK session per request.
+		{"mcp-http-stateless", func() *sdk.ClientSession {
+			hs, _ := serveStateless(b, f)
+			cs, _ := connectHTTP(b, hs.URL, tokenAlice, nil)
+			return cs
+		}},
 	} {
 		b.Run(tr.name, func(b *testing.B) {
 			cs := tr.cs()

@@ -2,6 +2,7 @@ package mcpserver_test
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -250,4 +251,31 @@ func contains(ss []string, want string) bool {
 		}
 	}
 	return false
+}
+
+// cancelBlockedExec runs an exec that blocks in a tool, cancels the call
+// once the tool runs (the Go client then sends notifications/cancelled) and
+// waits until the tool's own context ended.
+func (f *fixture) cancelBlockedExec(t *testing.T, cs *sdk.ClientSession) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "exec", Arguments: map[string]any{"code": `await tools.block({}); return 1`}})
+		done <- err
+	}()
+	select {
+	case <-f.entered:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the block tool never started")
+	}
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("CallTool after cancel: %v", err)
+	}
+	select {
+	case <-f.blocked:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the cancelled exec's tool call was never canceled")
+	}
 }

@@ -20,6 +20,11 @@
 //   - When an upstream MCP server's tool list changes, tools/list is rebuilt
 //     and notifications/tools/list_changed goes to every session.
 //
+// NewStateless serves the same tools where no request holds a session (the
+// Cloudflare Worker): the session id is minted at initialize, principal and
+// id name where the runs live (RemoteRuntime), cancellation and DELETE are
+// forwarded there; it pushes nothing (no list_changed, no progress).
+//
 // The hidden catalog never appears in tools/list; the guest reaches it, and
 // the upstream servers' resources and prompts, through tools.*, MCP.<server>
 // and API as in every other host.
@@ -40,13 +45,19 @@ import (
 	json "github.com/goccy/go-json"
 )
 
-// Runtime is what the server asks of a core; *core.Runtime implements it.
-// edge.Operations are exec, wait, the surface (tools/list) and the config
-// (exec's languages), as the HTTP API calls them.
-type Runtime interface {
+// Operations is what every server asks of a core: edge.Operations are exec,
+// wait, the surface (tools/list) and the config (exec's languages), as the
+// HTTP API calls them.
+type Operations interface {
 	edge.Operations
 	// CallDirect runs a direct-only tool (tools/call of any other name).
 	CallDirect(ctx context.Context, call core.CallInfo, name string, input json.RawMessage) (catalog.Result, *core.ToolError)
+}
+
+// Runtime is what a server in the core's own process (New) asks of it;
+// *core.Runtime implements it.
+type Runtime interface {
+	Operations
 	// EndSession ends the runs of an MCP session that closed.
 	EndSession(scope core.Scope) int
 	// WatchCatalog tells the server when tools/list must be rebuilt.
@@ -54,6 +65,21 @@ type Runtime interface {
 }
 
 var _ Runtime = (*core.Runtime)(nil)
+
+// RemoteRuntime is what a stateless server (NewStateless) asks of a host
+// whose runs live somewhere no request of the server holds (the Cloudflare
+// Worker's session objects). Calls carry the principal and the MCP session's
+// scope, so the host finds the session's runs from any instance.
+type RemoteRuntime interface {
+	Operations
+	// CancelCall aborts the run of the exec or wait named call.CallID in
+	// call.Scope (notifications/cancelled, which arrives as a request of its
+	// own): a call still in flight ends its run when it answers; a wait's
+	// run ends at once. Nothing happens for a call that already answered.
+	CancelCall(ctx context.Context, call core.CallInfo)
+	// EndRemoteSession ends every run of call.Scope (DELETE /mcp).
+	EndRemoteSession(ctx context.Context, call core.CallInfo)
+}
 
 // Defaults of Options.
 const (
@@ -89,9 +115,11 @@ type Options struct {
 // its own, so a session can only ever be reached by the principal that
 // opened it. It is safe for concurrent use.
 type Server struct {
-	rt   Runtime
-	opts Options
-	stop func()
+	rt     Operations
+	local  Runtime       // New's runtime; nil when stateless
+	remote RemoteRuntime // NewStateless's runtime; nil otherwise
+	opts   Options
+	stop   func()
 
 	mu       sync.Mutex
 	tools    []toolDef // the current surface, as registered
@@ -104,6 +132,31 @@ type Server struct {
 // New makes a server over rt. It reads the surface now and again each time
 // rt's catalog changes; Close stops that.
 func New(rt Runtime, opts Options) *Server {
+	s := newServer(rt, opts)
+	s.local = rt
+	s.tools = s.readSurface(context.Background(), s.surfaceScope())
+	s.stop = rt.WatchCatalog(s.refresh)
+	return s
+}
+
+// NewStateless makes a server for a host where no state outlives a request
+// and any instance may serve any request of a session (the Cloudflare
+// Worker): its HTTPHandler keeps no MCP session. The session id is minted at
+// initialize and names the session on every later request; the principal
+// and that id make the scope {agentId: Options.AgentID, sessionId: <id>},
+// which the host maps to where the runs live. tools/list is read from rt at
+// the first request and kept. What it cannot do without a standing stream:
+// push notifications/tools/list_changed, or progress (the cell runs where
+// the server cannot see its pending tools). Only HTTPHandler serves it.
+func NewStateless(rt RemoteRuntime, opts Options) *Server {
+	s := newServer(rt, opts)
+	s.remote = rt
+	s.stop = func() {}
+	return s
+}
+
+// newServer applies Options' defaults.
+func newServer(rt Operations, opts Options) *Server {
 	if opts.Name == "" {
 		opts.Name = "codemode"
 	}
@@ -125,10 +178,7 @@ func New(rt Runtime, opts Options) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	s := &Server{rt: rt, opts: opts, servers: map[string]*principalServer{}}
-	s.tools = s.readSurface()
-	s.stop = rt.WatchCatalog(s.refresh)
-	return s
+	return &Server{rt: rt, opts: opts, servers: map[string]*principalServer{}}
 }
 
 // Run serves one MCP connection over t (an *sdk.StdioTransport for codemode
@@ -155,12 +205,16 @@ func (s *Server) Close() {
 	}
 }
 
-// principal is the SDK server of one principal, made on first use.
+// principal is the SDK server of one principal, made on first use; nil when
+// a stateless server has no surface yet (ensureSurface).
 func (s *Server) principal(p string) *principalServer {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ps := s.servers[p]; ps != nil {
 		return ps
+	}
+	if s.tools == nil && s.remote != nil {
+		return nil
 	}
 	ps := newPrincipalServer(s, p)
 	ps.apply(s.tools, false)
@@ -171,7 +225,7 @@ func (s *Server) principal(p string) *principalServer {
 // refresh rebuilds tools/list after the catalog changed; the SDK tells each
 // session (notifications/tools/list_changed) when a definition differs.
 func (s *Server) refresh() {
-	tools := s.readSurface()
+	tools := s.readSurface(context.Background(), s.surfaceScope())
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed || tools == nil {

@@ -2,7 +2,6 @@ package mcpserver_test
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net/http"
 	"strings"
@@ -222,27 +221,7 @@ func TestSessionsAreScopes(t *testing.T) {
 func TestCancellationAbortsTheRun(t *testing.T) {
 	f := newFixture(t, 30000)
 	cs := f.connect(t, &sdk.ClientOptions{})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "exec", Arguments: map[string]any{"code": `await tools.block({}); return 1`}})
-		done <- err
-	}()
-	// Cancel once the tool runs (the run has a pending call then).
-	select {
-	case <-f.entered:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the block tool never started")
-	}
-	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Fatalf("CallTool after cancel: %v", err)
-	}
-	select {
-	case <-f.blocked:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the cancelled exec's tool call was never canceled")
-	}
+	f.cancelBlockedExec(t, cs)
 	if n := f.rt.Suspended(); n != 0 {
 		t.Fatalf("%d runs suspended after the cancel", n)
 	}

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"crypto/rand"
+	"net/http"
 	"sync"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,13 +25,36 @@ type principalServer struct {
 
 func newPrincipalServer(s *Server, principal string) *principalServer {
 	ps := &principalServer{s: s, principal: principal, defs: map[string]string{}, scopes: map[*sdk.ServerSession]core.Scope{}}
-	ps.srv = sdk.NewServer(&sdk.Implementation{Name: s.opts.Name, Version: s.opts.Version}, &sdk.ServerOptions{
+	opts := &sdk.ServerOptions{
 		Logger: s.opts.Logger,
 		// Tools only, and say so even before the first tool is registered.
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 		Instructions: instructions,
-	})
+	}
+	if s.remote != nil {
+		// Stateless: nothing can be pushed, and the scope is the MCP
+		// session, which the sessionless protocol versions do not have
+		// (a client falls back to initialize).
+		opts.Capabilities.Tools.ListChanged = false
+		opts.SupportedProtocolVersions = sessionVersions()
+	}
+	ps.srv = sdk.NewServer(&sdk.Implementation{Name: s.opts.Name, Version: s.opts.Version}, opts)
 	return ps
+}
+
+// sessionlessVersion is the first protocol version without initialize and
+// MCP sessions (SEP-2575).
+const sessionlessVersion = "2026-07-28"
+
+// sessionVersions are the SDK's protocol versions that have MCP sessions.
+func sessionVersions() []string {
+	var out []string
+	for _, v := range sdk.SupportedProtocolVersions() {
+		if v < sessionlessVersion {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // instructions go to the client in initialize; hosts may show them to the model.
@@ -65,11 +89,30 @@ func (ps *principalServer) apply(defs []toolDef, catalogChanged bool) {
 	}
 }
 
-// call is the core's CallInfo for a tool call of session ss: its scope, this
-// principal, and the MCP request id as the call id.
-func (ps *principalServer) call(ss *sdk.ServerSession, callID string) core.CallInfo {
-	return core.CallInfo{Scope: ps.scope(ss), Principal: ps.principal, CallID: callID}
+// call is the core's CallInfo for a tool call: its session's scope, this
+// principal, and a call id. A stateless server reads the session id and the
+// JSON-RPC request id from the headers its HTTP handler checked and set.
+func (ps *principalServer) call(req *sdk.CallToolRequest) core.CallInfo {
+	if ps.s.remote != nil {
+		var h http.Header
+		if req.Extra != nil {
+			h = req.Extra.Header
+		}
+		return core.CallInfo{Scope: ps.s.sessionScope(h.Get(sessionHeader)), Principal: ps.principal,
+			CallID: requestCallID(h.Get(requestIDHeader))}
+	}
+	return core.CallInfo{Scope: ps.scope(req.Session), Principal: ps.principal, CallID: callID(req)}
 }
+
+// sessionScope is the scope of the MCP session sid.
+func (s *Server) sessionScope(sid string) core.Scope {
+	return core.Scope{AgentID: s.opts.AgentID, SessionID: sid}
+}
+
+// requestCallID is a stateless server's call id of a tools/call: its
+// JSON-RPC id as sent (unique within the session, which is the call's
+// scope), so a notifications/cancelled naming that id names the same call.
+func requestCallID(rawID string) string { return "mcp:" + rawID }
 
 // scope is session ss's scope, made at its first tool call: the MCP session
 // id (a fresh one for transports without ids, such as stdio). When the
@@ -91,7 +134,7 @@ func (ps *principalServer) scope(ss *sdk.ServerSession) core.Scope {
 		ps.mu.Lock()
 		delete(ps.scopes, ss)
 		ps.mu.Unlock()
-		ps.s.rt.EndSession(sc)
+		ps.s.local.EndSession(sc)
 	}()
 	return sc
 }

@@ -29,8 +29,8 @@ func (s *Server) surfaceScope() core.Scope { return core.Scope{AgentID: s.opts.A
 // outputSchema, then the direct-only tools as they are. A surface that is
 // not active (a runtime without tools) still serves exec and wait. nil when
 // the surface could not be built (logged).
-func (s *Server) readSurface() []toolDef {
-	sf, err := s.rt.Surface(context.Background(), s.surfaceScope(), false)
+func (s *Server) readSurface(ctx context.Context, scope core.Scope) []toolDef {
+	sf, err := s.rt.Surface(ctx, scope, false)
 	if err != nil {
 		s.opts.Logger.Warn("mcp server: the tool surface could not be built", "error", err.Error())
 		return nil
@@ -74,7 +74,7 @@ func (ps *principalServer) handler(d toolDef) sdk.ToolHandler {
 				res, err = refusal(name+": the server failed while answering this call; try again or report it"), nil
 			}
 		}()
-		call := ps.call(req.Session, callID(req))
+		call := ps.call(req)
 		args := []byte(req.Params.Arguments)
 		switch name {
 		case surface.ExecToolName, surface.WaitToolName:
@@ -107,7 +107,8 @@ func (ps *principalServer) handler(d toolDef) sdk.ToolHandler {
 var callSeq atomic.Int64
 
 // callID names a tools/call in hooks and the transcript (JSON-RPC request ids
-// repeat across sessions, so they are not used).
+// repeat across sessions, so they are not used; a stateless server uses them,
+// within the session's scope: see requestCallID).
 func callID(*sdk.CallToolRequest) string {
 	return "mcp_" + strconv.FormatInt(callSeq.Add(1), 10)
 }

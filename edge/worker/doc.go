@@ -21,6 +21,11 @@
 // clock stands still during CPU work, so the suspension's own stamp is the
 // time the request arrived; the touch arrives as I/O, when the clock is right.
 //
+// /mcp is mcpserver's stateless server over the same Forwarder (its
+// RemoteRuntime): the principal and the MCP session id name the session's
+// object; notifications/cancelled and DELETE reach it as the ops "cancel" and
+// "end".
+//
 // A failure of the object itself (its CPU limit, an eviction during a request,
 // a deploy) is answered as a failed CodeModeResult, never a 500: see
 // ObjectFailure.

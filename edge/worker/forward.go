@@ -11,6 +11,7 @@ import (
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/surface"
 	"github.com/codemode-go/codemode/edge"
+	"github.com/codemode-go/codemode/edge/mcpserver"
 	json "github.com/goccy/go-json"
 )
 
@@ -18,8 +19,10 @@ import (
 type Request struct {
 	// Object is the object's name (ObjectName).
 	Object string
-	// Op is "exec", "wait", "surface" or "touch" (the front's own, see
-	// WithLater).
+	// Op is "exec", "wait", "surface", "touch" (the front's own, see
+	// WithLater), "cancel" (abort the run of one exec or wait by its call id:
+	// MCP's notifications/cancelled) or "end" (end the session's runs: MCP's
+	// DELETE).
 	Op string
 	// Body is the JSON message (see message).
 	Body []byte
@@ -38,7 +41,10 @@ type message struct {
 	Principal string     `json:"principal"`
 	Scope     core.Scope `json:"scope"`
 	Input     any        `json:"input,omitempty"`
-	Format    string     `json:"format,omitempty"`
+	// CallID names an exec or wait (the MCP server's call id), so a cancel
+	// can name it while it is in flight.
+	CallID string `json:"callId,omitempty"`
+	Format string `json:"format,omitempty"`
 	// Config is tools.codeMode for the object's core, which starts on the
 	// object's first request (one parser, the front's, reads the Worker's config).
 	Config              config.Config `json:"config"`
@@ -71,7 +77,10 @@ type Forwarder struct {
 	Logger *slog.Logger
 }
 
-var _ edge.Runtime = (*Forwarder)(nil)
+var (
+	_ edge.Runtime            = (*Forwarder)(nil)
+	_ mcpserver.RemoteRuntime = (*Forwarder)(nil)
+)
 
 type relayAuthKey struct{}
 
@@ -99,7 +108,7 @@ func (f *Forwarder) Wait(ctx context.Context, call core.CallInfo, in core.WaitIn
 }
 
 func (f *Forwarder) result(ctx context.Context, op string, call core.CallInfo, input any) core.Result {
-	b, err := f.send(ctx, op, call.Principal, call.Scope, input, "")
+	b, err := f.sendMsg(ctx, op, message{Principal: call.Principal, Scope: call.Scope, Input: input, CallID: call.CallID})
 	if err != nil {
 		return ObjectFailure(err)
 	}
@@ -193,20 +202,49 @@ func (f *Forwarder) ReadMCP(ctx context.Context, call core.CallInfo, rd core.MCP
 	return rt.ReadMCP(ctx, call, rd)
 }
 
+// CallDirect runs a direct-only tool of the Worker's Go tools for the MCP
+// server (the relay core's catalog, as CallTool).
+func (f *Forwarder) CallDirect(ctx context.Context, call core.CallInfo, name string, input json.RawMessage) (catalog.Result, *core.ToolError) {
+	rt, release := f.relay(ctx)
+	defer release()
+	return rt.CallDirect(ctx, call, name, input)
+}
+
+// CancelCall asks the session's object to abort the run of the exec or wait
+// call.CallID (MCP's notifications/cancelled, a request of its own that may
+// reach another isolate than the call). A failure is logged: the run then
+// ends with its TTL.
+func (f *Forwarder) CancelCall(ctx context.Context, call core.CallInfo) {
+	if _, err := f.sendMsg(ctx, "cancel", message{Principal: call.Principal, Scope: call.Scope, CallID: call.CallID}); err != nil && f.Logger != nil {
+		f.Logger.Warn("cancel did not reach the session object", "reason", err.Error())
+	}
+}
+
+// EndRemoteSession asks the session's object to end its runs (MCP's DELETE
+// of the session); a failure is logged, the runs then end with their TTL.
+func (f *Forwarder) EndRemoteSession(ctx context.Context, call core.CallInfo) {
+	if _, err := f.sendMsg(ctx, "end", message{Principal: call.Principal, Scope: call.Scope}); err != nil && f.Logger != nil {
+		f.Logger.Warn("ending a session did not reach the session object", "reason", err.Error())
+	}
+}
+
 // Config is the Worker's tools.codeMode.
 func (f *Forwarder) Config() config.Config { return f.Relay.Config() }
 
 func (f *Forwarder) send(ctx context.Context, op, principal string, scope core.Scope, input any, format string) ([]byte, error) {
+	return f.sendMsg(ctx, op, message{Principal: principal, Scope: scope, Input: input, Format: format})
+}
+
+// sendMsg completes m with the object's core settings and sends it.
+func (f *Forwarder) sendMsg(ctx context.Context, op string, m message) ([]byte, error) {
 	cfg := f.Relay.Config()
-	body, err := json.Marshal(message{
-		Principal: principal, Scope: scope, Input: input, Format: format,
-		Config: cfg, TTLSeconds: cfg.SnapshotTtlSeconds, InterruptsPerSecond: f.InterruptsPerSecond,
-		PollsPerSecond: f.PollsPerSecond,
-	})
+	m.Config, m.TTLSeconds = cfg, cfg.SnapshotTtlSeconds
+	m.InterruptsPerSecond, m.PollsPerSecond = f.InterruptsPerSecond, f.PollsPerSecond
+	body, err := json.Marshal(m)
 	if err != nil {
 		return nil, err
 	}
-	return f.Send(ctx, Request{Object: ObjectName(principal, scope), Op: op, Body: body, RelayAuth: relayAuth(ctx)})
+	return f.Send(ctx, Request{Object: ObjectName(m.Principal, m.Scope), Op: op, Body: body, RelayAuth: relayAuth(ctx)})
 }
 
 // ObjectFailure turns a failure of the Durable Object (not of the cell) into

@@ -10,6 +10,7 @@ import (
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/core/mcp/httpmcp"
 	"github.com/codemode-go/codemode/edge"
+	"github.com/codemode-go/codemode/edge/mcpserver"
 	"github.com/codemode-go/codemode/examples/toolset"
 )
 
@@ -80,9 +81,13 @@ func NewFront(o FrontOptions) (http.Handler, error) {
 			return rt, closeAll
 		}
 	}
+	// /mcp: the same MCP server as codemode serve's, stateless, because no
+	// request of this isolate (or any other) holds a session: the principal
+	// and the MCP session id name the session's object, as /v1's scope does.
+	mcpSrv := mcpserver.NewStateless(fw, mcpserver.Options{Version: Version, MaxBodyBytes: o.Settings.MaxBodyBytes, Logger: o.Logger})
 	h, err := edge.New(fw, edge.Options{
 		Tokens: o.Settings.Tokens, AllowedOrigins: o.Settings.AllowedOrigins, MaxBodyBytes: o.Settings.MaxBodyBytes, Logger: o.Logger,
-		Version: Version, Engine: "quickjs-wasi on V8 (Cloudflare Durable Object)",
+		Version: Version, Engine: "quickjs-wasi on V8 (Cloudflare Durable Object)", MCP: mcpSrv.HTTPHandler(),
 	})
 	if err != nil {
 		return nil, err

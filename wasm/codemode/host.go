@@ -264,7 +264,11 @@ func (h *host) abort(args []js.Value) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return marshal(rt.Abort(core.Scope{}, strArg(args, 0)))
+	scope, err := scopeArg(args, 1)
+	if err != nil {
+		return "", fmt.Errorf("abort: %v", err)
+	}
+	return marshal(rt.Abort(scope, strArg(args, 0)))
 }
 
 // ttlAnswer is restartTTL's answer: the new expiry, or the core's refusal

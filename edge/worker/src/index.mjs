@@ -17,7 +17,7 @@ globalThis.tryCatch ??= (fn) => {
   }
 };
 
-/** @type {{binding: any} | null} this isolate's running front */
+/** @type {{binding: any, rearm: () => void} | null} this isolate's running front */
 let front = null;
 /** Go programs of the front started in this isolate (1 unless one exited). */
 let started = 0;
@@ -31,8 +31,9 @@ function frontFor(env) {
   if (front) return front;
   const binding = {};
   const go = new Go();
+  const rearm = followTimers(go);
   const instance = new WebAssembly.Instance(frontModule, go.importObject);
-  const me = { binding };
+  const me = { binding, rearm };
   started++;
   // run executes main up to its first wait: binding.serve is set on return.
   const exited = () => {
@@ -50,7 +51,8 @@ function frontFor(env) {
  * from its {status, headers, body}.
  */
 async function serve(request, env, ctx) {
-  const { binding } = frontFor(env);
+  const { binding, rearm } = frontFor(env);
+  rearm();
   const reader = request.body ? request.body.getReader() : null;
   const read = reader ? () => reader.read().then((r) => (r.done ? null : r.value)) : null;
   try {
@@ -60,6 +62,50 @@ async function serve(request, env, ctx) {
     // A refused body (413) is not read to its end: release the rest.
     reader?.cancel().catch(() => {});
   }
+}
+
+/**
+ * followTimers keeps the front's Go timers alive across requests. The Go
+ * program arms one JavaScript timeout for its earliest timer, in whichever
+ * request was running then, and arms it again only when that deadline
+ * changes. workerd drops a request's timeouts when the request is canceled
+ * (a relayed tool call whose run was aborted), and every goroutine waiting
+ * on a later timer (another request's sleeping tool) would then wait
+ * forever: workerd ends that request as hung. So each request re-arms the
+ * program's pending timeouts in its own context, with the time they have
+ * left. It wraps wasm_exec.js's two timeout imports.
+ */
+function followTimers(go) {
+  const imports = go.importObject.gojs;
+  const schedule = imports["runtime.scheduleTimeoutEvent"];
+  const clear = imports["runtime.clearTimeoutEvent"];
+  /** @type {Map<number, number>} timeout id -> when it is due (ms since the epoch) */
+  const due = new Map();
+  imports["runtime.scheduleTimeoutEvent"] = (sp) => {
+    schedule(sp);
+    sp >>>= 0;
+    const delay = go.mem.getUint32(sp + 8, true) + go.mem.getInt32(sp + 12, true) * 4294967296;
+    due.set(go.mem.getInt32(sp + 16, true), Date.now() + delay);
+  };
+  imports["runtime.clearTimeoutEvent"] = (sp) => {
+    due.delete(go.mem.getInt32((sp >>> 0) + 8, true));
+    clear(sp);
+  };
+  return function rearm() {
+    const now = Date.now();
+    for (const [id, at] of due) {
+      if (!go._scheduledTimeouts.has(id)) {
+        due.delete(id);
+        continue;
+      }
+      clearTimeout(go._scheduledTimeouts.get(id));
+      go._scheduledTimeouts.set(id, setTimeout(() => {
+        // as wasm_exec.js's own callback: Go clears the id when it took the event
+        go._resume();
+        while (go._scheduledTimeouts.has(id)) go._resume();
+      }, Math.max(0, at - now)));
+    }
+  };
 }
 
 export default {

@@ -26,6 +26,11 @@ export class RunTracker {
     return this.#runs.size;
   }
 
+  /** The ids of the waiting runs. */
+  ids() {
+    return [...this.#runs.keys()];
+  }
+
   /** Whether the keep-alive interval is pending. */
   get alive() {
     return this.#timer !== null;

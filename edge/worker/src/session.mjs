@@ -17,15 +17,21 @@ import { RunTracker } from "./runs.mjs";
 /** The core's answer for an unknown, expired or foreign runId (core/store.go). */
 export const UNAVAILABLE = "code mode run is unavailable or expired.";
 
+/** How many cancels of calls not (yet) in flight an object remembers. */
+const MAX_EARLY_CANCELS = 64;
+
 /**
  * Forwarded operations the front may ask for. touch is the front's own, never
  * a client's: after an exec or wait answered waiting, the front sends it (in
  * ctx.waitUntil) so the core restarts that run's snapshot TTL. On Cloudflare
  * this object's clock stands still during CPU work, so the suspension was
  * stamped with the time its request arrived; touch arrives as I/O, when the
- * clock is right again.
+ * clock is right again. cancel and end are the MCP server's (edge/mcpserver,
+ * stateless in the front): cancel aborts the run of one exec or wait named by
+ * its callId (notifications/cancelled arrives as a request of its own, maybe
+ * in another isolate than the call); end ends every run (DELETE /mcp).
  */
-const OPS = new Set(["exec", "wait", "surface", "touch"]);
+const OPS = new Set(["exec", "wait", "surface", "touch", "cancel", "end"]);
 
 export class CodeModeSession extends DurableObject {
   /** @type {Promise<any> | null} the core, started on the first request */
@@ -35,6 +41,10 @@ export class CodeModeSession extends DurableObject {
   /** Authorization of the latest forwarded request: server-tool relays reuse it */
   #auth = { value: "" };
   #runs;
+  /** @type {Map<string, {runId: string | null, cancelled: boolean}>} exec/wait in flight by callId */
+  #calls = new Map();
+  /** callIds cancelled before their call arrived (a cancel may overtake it); bounded */
+  #early = new Set();
 
   constructor(ctx, env) {
     super(ctx, env);
@@ -86,6 +96,8 @@ export class CodeModeSession extends DurableObject {
     }
     this.#principal = msg.principal;
     if (op === "touch") return this.#touch(msg); // no relays: the auth stays the caller's
+    if (op === "cancel") return ok({ cancelled: await this.#cancel(msg.callId, msg.scope) });
+    if (op === "end") return ok({ ended: await this.#end(msg.scope) });
     this.#auth.value = relayAuth;
     if (op === "wait" && !this.#core && String(msg.input?.runId ?? "").trim() !== "") {
       // A new object (first request, or after an eviction or a deploy) holds
@@ -114,15 +126,28 @@ export class CodeModeSession extends DurableObject {
 
   async #serve(op, cm, msg) {
     switch (op) {
-      case "exec": {
-        const result = await cm.exec(msg.input ?? {}, { scope: msg.scope });
-        this.#runs.observe(result, null, msg.ttlSeconds);
-        return result;
-      }
+      case "exec":
       case "wait": {
-        const result = await cm.wait(msg.input ?? {}, { scope: msg.scope });
-        this.#runs.observe(result, msg.input?.runId, msg.ttlSeconds);
-        return result;
+        const resumed = op === "wait" ? msg.input?.runId : null;
+        const call = { runId: typeof resumed === "string" ? resumed : null, cancelled: false };
+        const callId = typeof msg.callId === "string" && msg.callId !== "" ? msg.callId : null;
+        if (callId) this.#calls.set(callId, call);
+        if (callId && this.#early.delete(callId)) {
+          call.cancelled = true;
+          if (call.runId) await this.#abort(call.runId, msg.scope);
+        }
+        try {
+          const result = await cm[op](msg.input ?? {}, { scope: msg.scope });
+          this.#runs.observe(result, resumed, msg.ttlSeconds);
+          if (call.cancelled && result?.status === "waiting") {
+            // Cancelled while in flight: the run it left ends now.
+            await this.#abort(result.runId, msg.scope);
+            this.#runs.observe(null, result.runId, msg.ttlSeconds);
+          }
+          return result;
+        } finally {
+          if (callId && this.#calls.get(callId) === call) this.#calls.delete(callId);
+        }
       }
       case "surface":
         return await cm.surface(msg.format ?? "plain", { scope: msg.scope });
@@ -148,6 +173,53 @@ export class CodeModeSession extends DurableObject {
     } catch (err) {
       console.error("session touch failed:", err?.message ?? String(err));
       return ok({ ok: false, code: "internal_error", error: "code mode could not restart the run's TTL." });
+    }
+  }
+
+  /**
+   * cancel aborts the run of the exec or wait in flight named callId: a
+   * wait's run at once (the wait answers that it was aborted), an exec's run
+   * when the exec answers (its runId is not known before). A call that
+   * already answered, or an unknown callId, changes nothing (false).
+   */
+  async #cancel(callId, scope) {
+    if (typeof callId !== "string" || callId === "") return false;
+    const call = this.#calls.get(callId);
+    if (!call) {
+      // Not here yet (or already answered): remember it, boundedly.
+      this.#early.add(callId);
+      if (this.#early.size > MAX_EARLY_CANCELS) this.#early.delete(this.#early.values().next().value);
+      return false;
+    }
+    if (call.cancelled) return false;
+    call.cancelled = true;
+    if (call.runId && this.#core) await this.#abort(call.runId, scope);
+    return true;
+  }
+
+  /**
+   * end ends every run of the session: the suspended ones and those of the
+   * calls in flight (the MCP session was deleted). It answers how many
+   * suspended runs it ended; a new object has none and starts no core.
+   */
+  async #end(scope) {
+    let n = 0;
+    for (const [callId, call] of [...this.#calls]) if (!call.cancelled) await this.#cancel(callId, scope);
+    if (!this.#core) return n;
+    for (const runId of this.#runs.ids()) {
+      if (await this.#abort(runId, scope)) n++;
+      this.#runs.observe(null, runId, 0);
+    }
+    return n;
+  }
+
+  /** #abort discards one run of scope in the core; false when it had none. */
+  async #abort(runId, scope) {
+    try {
+      return await (await this.#core).abort(runId, { scope });
+    } catch (err) {
+      console.error("session abort failed:", err?.message ?? String(err));
+      return false;
     }
   }
 
