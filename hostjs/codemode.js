@@ -8,7 +8,7 @@
 // In a page the core runs in a dedicated Web Worker (a busy cell never freezes
 // the page); a cell still running past timeoutMs plus a grace is stopped by
 // terminating the worker. Elsewhere it runs inline. Types: codemode.d.ts.
-import { startCore, fetchHooks, runClientTool, tsxLoader } from "./core.js";
+import { startCore, compileCore, fetchHooks, runClientTool, tsxLoader } from "./core.js";
 
 /** Extra time past timeoutMs before a page terminates a busy worker. */
 export const WORKER_GRACE_MS = 1500;
@@ -188,11 +188,17 @@ class WorkerCore {
       ev.preventDefault?.();
       this.restart(`the worker failed: ${ev.message || "error"}`, null);
     };
-    this.ready = this.send("init", [], { type: "init", options: goOptions(this.o), assets: String(this.assets) }).then((info) => {
-      this.info = info;
-      return info;
+    // The page downloads and compiles the modules while the worker loads its
+    // scripts, and hands them over compiled; a restarted worker reuses them.
+    const ready = compileCore(this.assets, this.o.engine).then((modules) => {
+      if (w !== this.worker) return this.ready; // restarted meanwhile: the new worker's start
+      return this.send("init", [], { type: "init", options: goOptions(this.o), assets: String(this.assets), modules }).then((info) => {
+        this.info = info;
+        return info;
+      });
     });
-    return this.ready;
+    this.ready = ready;
+    return ready;
   }
   send(method, args, msg) {
     const id = ++this.seq;

@@ -1,7 +1,7 @@
 // The dedicated Web Worker that runs the Go core for a page (codemode.js starts
 // it). A busy cell blocks only this thread; the page stops it by terminating the
 // worker. Client tools run in the page; server tools are fetched from here.
-import { startCore, fetchHooks, tsxLoader } from "./core.js";
+import { startCore, fetchHooks, tsxLoader, preloadWasmExec } from "./core.js";
 
 let api = null;
 let tsx = null; // the TypeScript transform (tsx.wasm), loaded on first use
@@ -9,6 +9,9 @@ let inflight = 0; // calls of the page this worker is running
 let preload = false; // load tsx.wasm once the core is idle (TypeScript enabled)
 const tools = new Map(); // callId -> {resolve, reject}
 const post = (m) => self.postMessage(m);
+// wasm_exec.js sits beside this script: it loads while the page compiles the
+// modules, before the init message arrives.
+preloadWasmExec(new URL(".", import.meta.url));
 const errorOf = (e) => ({ name: (e && e.name) || "Error", message: e && e.message !== undefined ? String(e.message) : String(e) });
 
 /**
@@ -73,7 +76,7 @@ self.onmessage = async (ev) => {
     let value;
     if (m.type === "init") {
       tsx = tsxLoader({ base: new URL(m.assets) });
-      const started = await startCore({ assets: m.assets, options: m.options, hooks });
+      const started = await startCore({ assets: m.assets, options: m.options, hooks, modules: m.modules });
       api = started.api;
       value = started.info;
       preload = (value.languages ?? []).includes("typescript");

@@ -149,17 +149,41 @@ export function tsxLoader({ base, module }) {
 }
 
 /**
+ * Starts loading wasm_exec.js from base (a worker does it as its scripts load,
+ * before its init message arrives). Errors surface at boot.
+ */
+export function preloadWasmExec(base) {
+  loadWasmExec(asset("wasm_exec.js", base)).catch(() => {});
+}
+
+/** The core's .wasm for options.engine: codemode.wasm is built without wazero (the codemode_hostjs tag); the build that has it is loaded only for engine "wazero". */
+const coreFile = (engine) => (engine === "wazero" ? "codemode.wazero.wasm" : "codemode.wasm");
+
+/**
+ * Downloads and compiles the core's two modules from base ({codemode,
+ * quickjs}, once per realm). A page calls it before its worker has loaded its
+ * scripts and hands the compiled modules over (a WebAssembly.Module is cloned
+ * to a worker, not compiled again), so the download starts at createCodeMode.
+ */
+export async function compileCore(base, engine) {
+  const [codemode, quickjs] = await Promise.all([compileOnce(asset(coreFile(engine), base)), compileOnce(asset("quickjs.wasm", base))]);
+  return { codemode, quickjs };
+}
+
+/**
  * Boots one Go instance of a GOOS=js program of this repository (codemode.wasm,
  * or the benchmark driver) with the host engine; answers the api it hands to
  * globalThis.__codemodeBoot.ready.
- * @param {URL} base where wasm_exec.js and quickjs.wasm live
- * @param {URL} wasmURL the Go program
+ * @param {URL|null} base where wasm_exec.js and quickjs.wasm live (null: the host loaded wasm_exec.js)
+ * @param {URL|null} wasmURL the Go program (unused with modules)
+ * @param {{codemode: WebAssembly.Module, quickjs: WebAssembly.Module}} [modules] compiled already
  */
 export async function bootGo(base, wasmURL, modules) {
   let goMod, qjsMod;
   if (modules) {
-    // Imported modules (workerd forbids compiling bytes): the host has loaded
-    // wasm_exec.js itself.
+    // Imported modules (workerd forbids compiling bytes: the host has loaded
+    // wasm_exec.js itself), or compiled by the page for its worker.
+    if (base) await loadWasmExec(asset("wasm_exec.js", base));
     if (!globalThis.Go) throw new Error("codemode: import wasm_exec.js before createCodeMode({modules})");
     ({ codemode: goMod, quickjs: qjsMod } = modules);
   } else {
@@ -181,11 +205,8 @@ export async function bootGo(base, wasmURL, modules) {
  * @returns {Promise<{api: any, info: {timeoutMs: number}}>}
  */
 export async function startCore({ assets, options, hooks, modules }) {
-  const base = modules ? null : new URL(String(assets));
-  // codemode.wasm is built without wazero (the codemode_hostjs tag); the
-  // build that has it is loaded only for engine "wazero".
-  const file = options.engine === "wazero" ? "codemode.wazero.wasm" : "codemode.wasm";
-  const { api, quickjsModule, exited } = await bootGo(base, base && asset(file, base), modules);
+  const base = assets ? new URL(String(assets)) : null;
+  const { api, quickjsModule, exited } = await bootGo(base, base && asset(coreFile(options.engine), base), modules);
   const info = JSON.parse(await api.init(JSON.stringify(options), hooks, quickjsModule));
   return { api, info, exited };
 }

@@ -123,6 +123,24 @@ type Memory interface {
 	Write(off uint32, p []byte) bool
 }
 
+// ViewCopier is a Memory whose View returns a fresh copy the caller owns
+// (syscall/js, where the memory lives in JavaScript).
+type ViewCopier interface {
+	Memory
+	ViewCopies()
+}
+
+// Copy returns memory[off:off+n] as a slice the caller may keep: View itself
+// when the engine's View copies anyway, else a copy of it. A QuickJS template
+// is a few MiB, and copying it twice at start-up costs a GC cycle in a page.
+func Copy(m Memory, off, n uint32) ([]byte, bool) {
+	v, ok := m.View(off, n)
+	if _, copies := m.(ViewCopier); copies || !ok {
+		return v, ok
+	}
+	return append([]byte(nil), v...), true
+}
+
 // Zeroer is an optional interface of Memory that clears a range in place.
 // Resetting an instance to its template clears the template's long zero
 // stretches (the bottom 1 MiB of quickjs.wasm's memory is its C stack, all but

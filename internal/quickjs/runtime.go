@@ -190,11 +190,11 @@ func (r *Runtime) buildTemplate(ctx context.Context) error {
 	}
 	vm.Free(obj)
 	vm.call("qjs_run_gc")
-	view, ok := vm.mem.View(0, vm.mem.Size())
+	mem, ok := engine.Copy(vm.mem, 0, vm.mem.Size())
 	if !ok {
 		return errors.New("quickjs: cannot read memory")
 	}
-	t := &template{mem: append([]byte(nil), view...), sp: vm.inst.StackPointer(), kit: kt}
+	t := &template{mem: mem, sp: vm.inst.StackPointer(), kit: kt}
 	t.plan = planReset(t.mem)
 	rt, _ := vm.call("qjs_get_runtime_ptr")
 	cx, _ := vm.call("qjs_get_context_ptr")

@@ -264,6 +264,9 @@ func (m *memory) Grow(delta uint32) (uint32, bool) {
 }
 
 // View copies memory[off:off+n] into a fresh Go slice (one copy, no syscall/js).
+// ViewCopies marks View's result as a copy (engine.Copy keeps it as is).
+func (m *memory) ViewCopies() {}
+
 func (m *memory) View(off, n uint32) ([]byte, bool) {
 	if uint64(off)+uint64(n) > uint64(m.Size()) {
 		return nil, false

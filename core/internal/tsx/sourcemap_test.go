@@ -32,3 +32,25 @@ func TestLineMapPointsAtTypeScriptLines(t *testing.T) {
 		})
 	}
 }
+
+// A map is decoded on the first Position only; one that does not decode maps
+// nothing (ok false), as for code the transform added, and never panics.
+func TestLineMapThatDoesNotDecodeMapsNothing(t *testing.T) {
+	for name, raw := range map[string]string{
+		"not a map":     `"nope"`,
+		"bad mappings":  `{"version":3,"sources":["a"],"mappings":"!!!"}`,
+		"wrong version": `{"version":99,"sources":["a"],"mappings":"AAAA"}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			js, lm, err := Decode([]byte(`{"js":"return 1","map":` + raw + `,"preamble":0}`))
+			if err != nil || js != "return 1" || lm == nil {
+				t.Fatalf("Decode = %q, %v, %v", js, lm, err)
+			}
+			for range 2 {
+				if l, c, ok := lm.Position(1, 1); ok {
+					t.Fatalf("Position = %d:%d, ok; want not ok", l, c)
+				}
+			}
+		})
+	}
+}

@@ -92,11 +92,7 @@ func TransformMapped(src string) (string, *LineMap, error) {
 	if err != nil {
 		return "", nil, err
 	}
-	lm, err := newLineMap(res.Map, preambleLines(string(res.Code)))
-	if err != nil {
-		return "", nil, err
-	}
-	return js, lm, nil
+	return js, newLineMap(res.Map, preambleLines(string(res.Code))), nil
 }
 
 func transform(src string, options api.TransformOptions) (string, api.TransformResult, error) {
