@@ -127,6 +127,7 @@ type Memory interface {
 // (syscall/js, where the memory lives in JavaScript).
 type ViewCopier interface {
 	Memory
+	// ViewCopies marks the engine; it does nothing.
 	ViewCopies()
 }
 
