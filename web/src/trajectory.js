@@ -61,15 +61,31 @@ const stamp = () => new Date().toISOString().replace(/[:.]/g, "-").slice(0, 19);
 /** renderRuns lists the session's suspended runs with age and TTL left. */
 export function renderRuns(el, runs, { onResume, onAbort, now = Date.now() }) {
   const list = [...runs.values()];
+  // The panel ticks every second (age, TTL left). Rebuilding the rows each
+  // time would recreate the buttons under a person's pointer and take the
+  // keyboard focus off Resume or Abort, so while the rows stay the same runs
+  // in the same state only the two times change, in place.
+  const key = JSON.stringify(list.map((r) => [r.runId, r.reason, r.busy, r.lost, r.pending.map((p) => p.toolId ?? p.kind)]));
+  if (list.length && el.dataset.runs === key) {
+    for (const r of list) {
+      const row = el.querySelector(`tr[data-run="${CSS.escape(r.runId)}"]`);
+      if (!row) break;
+      const [age, left] = times(r, now);
+      row.querySelector("td.age").textContent = age;
+      row.querySelector("td.ttl").textContent = left;
+    }
+    return el;
+  }
+  el.dataset.runs = key;
   const head = h("div.panel-head", null, h("h2", null, "Suspended runs"), h("span.muted.small", null, `${list.length}`));
   if (!list.length) return clear(el, head, h("p.muted", null, "No suspended runs. A waiting result (a slow tool, yield_control, a prompt you have not answered) shows up here."));
   const rows = list.map((r) => {
-    const age = now - r.since, left = r.ttlMs - age;
-    return h("tr", { "data-testid": "run-row" },
+    const [age, left] = times(r, now);
+    return h("tr", { "data-testid": "run-row", "data-run": r.runId },
       h("td", null, h("code", null, r.runId.slice(0, 12)), r.lost ? h("span.pill.small.warn", null, "lost") : null),
       h("td", null, r.reason, h("div.muted.small", null, r.pending.map((p) => p.toolId ?? p.kind).join(", "))),
-      h("td", null, fmtMs(age)),
-      h("td", null, left > 0 ? fmtMs(left) : "expired"),
+      h("td.age", null, age),
+      h("td.ttl", null, left),
       h("td.actions", null, h("div", null,
         h("button.btn.small.primary", { type: "button", disabled: r.busy || r.lost, onclick: () => onResume(r.runId), "aria-label": `Resume run ${r.runId.slice(0, 12)}` }, r.busy ? "Resuming…" : "Resume"),
         h("button.btn.small", { type: "button", onclick: () => onAbort(r.runId), "aria-label": `Abort run ${r.runId.slice(0, 12)}` }, "Abort"))));
@@ -77,4 +93,10 @@ export function renderRuns(el, runs, { onResume, onAbort, now = Date.now() }) {
   clear(el, head, h("table.runs", null,
     h("thead", null, h("tr", null, ["run", "reason", "age", "TTL left", ""].map((t) => h("th", { scope: "col" }, t)))),
     h("tbody", null, rows)));
+}
+
+/** times is a suspended run's age and TTL left, as the Runs table shows them. */
+function times(r, now) {
+  const age = now - r.since, left = r.ttlMs - age;
+  return [fmtMs(age), left > 0 ? fmtMs(left) : "expired"];
 }
