@@ -287,6 +287,17 @@ func TestHugeBodyIsRefusedEarly(t *testing.T) {
 	}
 	defer resp.Body.Close()
 	b, rerr := io.ReadAll(resp.Body)
+	if resp.StatusCode == 413 && rerr != nil && len(b) == 0 {
+		// workerd closes the connection while the client is still sending;
+		// the reset can discard the answer's body from the client's receive
+		// buffer after its status line was read. The status came early
+		// (before the whole body was sent), which is what this test holds.
+		if src.sent.Load() >= 64<<20 {
+			t.Fatalf("the whole body was sent before the 413: %v", rerr)
+		}
+		t.Logf("413 after %d bytes sent; its body was lost to the reset: %v", src.sent.Load(), rerr)
+		return
+	}
 	if resp.StatusCode != 413 || !strings.Contains(string(b), "body_too_large") {
 		t.Fatalf("%d %s (reading the body: %v, after %d bytes sent)", resp.StatusCode, b, rerr, src.sent.Load())
 	}
