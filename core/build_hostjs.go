@@ -7,13 +7,13 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/codemode-go/codemode/core/engine"
-	"github.com/codemode-go/codemode/core/internal/tsx"
+	"github.com/codemode-go/codemode/internal/engine"
+	"github.com/codemode-go/codemode/internal/tsx"
 )
 
 // The codemode_hostjs tag builds the core that hostjs ships (build/web's
 // codemode.wasm, for pages and the Worker's session objects): QuickJS runs on
-// the host's own WebAssembly engine (core/engine/jsengine), so wazero stays
+// the host's own WebAssembly engine (internal/engine/jsengine), so wazero stays
 // out, and the TypeScript compiler (esbuild, about a third of the binary)
 // runs in tsx.wasm, which the shim loads only for TypeScript cells and hands
 // in as Options.TransformTS. Those two and the MCP SDK (core/mcp) are what a

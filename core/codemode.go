@@ -13,11 +13,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/engine"
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/core/namespace"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/engine"
 	"github.com/codemode-go/codemode/internal/quickjs"
 	"github.com/codemode-go/codemode/internal/quickjs/wasmbin"
 )
@@ -62,7 +62,7 @@ type Options struct {
 	// Hooks are the before/after hooks and the approver every nested call goes through.
 	Hooks catalog.Hooks
 	// Engine runs QuickJS; nil picks the host's own WebAssembly engine under
-	// GOOS=js when the host installed it (core/engine/jsengine), else a wazero
+	// GOOS=js when the host installed it (internal/engine/jsengine), else a wazero
 	// engine (compiler natively, interpreter under GOARCH=wasm).
 	Engine engine.Engine
 	// Interpreter asks the default engine for wazero's interpreter.
@@ -97,7 +97,7 @@ type Options struct {
 	// on purpose pass the same one.
 	SuspendLimits *SuspendLimits
 	// TransformTS runs the TypeScript transform in another program and answers
-	// core/typescript.Transform's text for src. Only builds without the
+	// internal/typescript.Transform's text for src. Only builds without the
 	// compiler use it (the codemode_hostjs tag: hostjs's codemode.wasm, whose
 	// shim loads tsx.wasm on the first TypeScript cell); the others transform
 	// in-process and ignore it. A run's clock starts after the transform, so

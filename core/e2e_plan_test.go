@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/surface"
-	"github.com/codemode-go/codemode/examples/toolset"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/surface"
+	"github.com/codemode-go/codemode/internal/toolset"
 )
 
 // TestE2EPlan walks the spec's end-to-end test plan (steps 1-16) in one

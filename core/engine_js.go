@@ -3,8 +3,8 @@
 package core
 
 import (
-	"github.com/codemode-go/codemode/core/engine"
-	"github.com/codemode-go/codemode/core/engine/jsengine"
+	"github.com/codemode-go/codemode/internal/engine"
+	"github.com/codemode-go/codemode/internal/engine/jsengine"
 )
 
 // defaultHostEngine picks the host's own WebAssembly engine under GOOS=js when

@@ -8,11 +8,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/internal/cellcheck"
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/core/namespace"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/cellcheck"
+	"github.com/codemode-go/codemode/internal/config"
 	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 

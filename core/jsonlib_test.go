@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/examples/toolset"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/toolset"
 	gojson "github.com/goccy/go-json"
 )
 

@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/engine"
-	"github.com/codemode-go/codemode/core/engine/wazeroengine"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/engine"
+	"github.com/codemode-go/codemode/internal/engine/wazeroengine"
 )
 
 func testConfig(mod func(*config.Config)) config.Config {

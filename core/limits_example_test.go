@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
 )
 
 // Two runtimes of one process share the spec's cap on suspended runs on

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/mcp"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
 )
 
 // TestGuestMCP runs the guest-side MCP checks against the real server-everything

@@ -11,15 +11,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codemode-go/codemode/core/internal/mcptest"
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/core/mcp/httpmcp"
 	"github.com/codemode-go/codemode/core/mcp/stdio"
+	"github.com/codemode-go/codemode/internal/mcptest"
 )
 
 // ---- the real @modelcontextprotocol/server-everything ----
 //
-// Both start the real server through core/internal/mcptest.
+// Both start the real server through internal/mcptest.
 
 // connectEverythingStdio spawns server-everything over stdio as server name.
 func connectEverythingStdio(t testing.TB, name string) *mcp.Server {

@@ -14,11 +14,11 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/internal/mcptest/hostile"
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/core/mcp/httpmcp"
 	"github.com/codemode-go/codemode/core/mcp/stdio"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/mcptest/hostile"
 )
 
 // TestMain lets this test binary double as the hostile MCP server: the tests
@@ -96,7 +96,7 @@ func guestString(t *testing.T, rt *core.Runtime, code string) string {
 	return s
 }
 
-// TestHostileMCPServer connects the hostile server (core/internal/mcptest/hostile)
+// TestHostileMCPServer connects the hostile server (internal/mcptest/hostile)
 // over stdio and Streamable HTTP and asserts, through the guest, that its
 // metadata is bounded and escaped and absent from the model-visible surface, that
 // colliding names never shadow helpers or object members, and that oversized,

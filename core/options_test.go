@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/config"
 )
 
 func TestNewSaysHowToFixItsOptions(t *testing.T) {

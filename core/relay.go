@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/internal/apifiles"
 	"github.com/codemode-go/codemode/core/mcp"
+	"github.com/codemode-go/codemode/internal/apifiles"
+	"github.com/codemode-go/codemode/internal/catalog"
 	json "github.com/codemode-go/codemode/internal/jsonx"
 	"github.com/codemode-go/codemode/internal/text"
 )

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/config"
 )
 
 // An interrupt budget alone stops a busy cell: with the wall-clock deadline 60 s

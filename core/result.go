@@ -1,7 +1,7 @@
 package core
 
 import (
-	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/internal/catalog"
 	"time"
 
 	json "github.com/codemode-go/codemode/internal/jsonx"

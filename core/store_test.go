@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/engine/wazeroengine"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/engine/wazeroengine"
 )
 
 // TestConsumedSnapshotsReleaseMemory measures the Go heap: 64 suspended runs with

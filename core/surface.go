@@ -3,8 +3,8 @@ package core
 import (
 	"context"
 
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/surface"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/surface"
 )
 
 // Surface returns the model-visible tools for a run of scope: exec, wait and the

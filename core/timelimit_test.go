@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/config"
 	"github.com/codemode-go/codemode/internal/longbuiltins"
 )
 

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/config"
 )
 
 // A host whose clock stood still while the exec ran (a Cloudflare Durable

@@ -30,9 +30,9 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/surface"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/surface"
 	json "github.com/goccy/go-json"
 )
 

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/surface"
+	"github.com/codemode-go/codemode/internal/surface"
 	json "github.com/goccy/go-json"
 )
 

@@ -13,7 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/internal/catalog"
 	json "github.com/goccy/go-json"
 )
 

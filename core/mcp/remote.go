@@ -5,7 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/internal/catalog"
 )
 
 // Relay reads a relayed server's resources and prompts where the server really

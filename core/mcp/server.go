@@ -9,7 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/internal/catalog"
 	json "github.com/codemode-go/codemode/internal/jsonx"
 	"github.com/codemode-go/codemode/internal/text"
 )

@@ -33,7 +33,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/text"
 )
 

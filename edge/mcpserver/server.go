@@ -40,8 +40,8 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/edge"
+	"github.com/codemode-go/codemode/internal/catalog"
 	json "github.com/goccy/go-json"
 )
 

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/examples/toolset"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/toolset"
 	"github.com/codemode-go/codemode/tests/hostile"
 )
 
@@ -131,7 +131,7 @@ func text(r core.Result) string {
 
 // TestOrdinaryCellsAreDeterministic: each cell of the differential corpus gives
 // its exact value in deterministic mode, natively and (the same test under
-// GOOS=js) on the host engine; wasm/wasip1/wasmtest checks the same values
+// GOOS=js) on the host engine; internal/wasmtest checks the same values
 // through the wasip1 module.
 func TestOrdinaryCellsAreDeterministic(t *testing.T) {
 	rt := newDeterministicRuntime(t)

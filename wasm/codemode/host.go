@@ -12,15 +12,15 @@ import (
 	"syscall/js"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/engine"
-	"github.com/codemode-go/codemode/core/engine/jsengine"
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/core/namespace"
-	"github.com/codemode-go/codemode/core/namespace/issuesdemo"
-	"github.com/codemode-go/codemode/core/remote"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/engine"
+	"github.com/codemode-go/codemode/internal/engine/jsengine"
+	"github.com/codemode-go/codemode/internal/issuesdemo"
 	"github.com/codemode-go/codemode/internal/jsonin"
+	"github.com/codemode-go/codemode/internal/remote"
 )
 
 // options is createCodeMode's options as the shim forwards them (already

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codemode-go/codemode/core/internal/mcptest"
 	"github.com/codemode-go/codemode/core/mcp/httpmcp"
+	"github.com/codemode-go/codemode/internal/mcptest"
 )
 
 func TestStreamableHTTPEverything(t *testing.T) {

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/internal/mcptest"
 	"github.com/codemode-go/codemode/core/mcp/stdio"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/mcptest"
 )
 
 // children lists the test process's direct child pids (Linux /proc), to prove that
