@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/config"
 	"github.com/codemode-go/codemode/internal/engine"
+	"github.com/codemode-go/codemode/internal/namespace"
 	"github.com/codemode-go/codemode/internal/quickjs"
 	"github.com/codemode-go/codemode/internal/quickjs/wasmbin"
 )

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/namespace"
 	"github.com/codemode-go/codemode/internal/surface"
 )
 

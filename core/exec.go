@@ -9,11 +9,11 @@ import (
 	"strings"
 
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/cellcheck"
 	"github.com/codemode-go/codemode/internal/config"
 	json "github.com/codemode-go/codemode/internal/jsonx"
+	"github.com/codemode-go/codemode/internal/namespace"
 )
 
 // Scope is who runs: a suspended run is only visible to the scope that made it.

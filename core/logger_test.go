@@ -12,11 +12,11 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/config"
 	"github.com/codemode-go/codemode/internal/engine"
 	"github.com/codemode-go/codemode/internal/engine/wazeroengine"
+	"github.com/codemode-go/codemode/internal/namespace"
 )
 
 // logBuffer is a concurrency-safe slog sink: tools run on their own goroutines.

@@ -15,8 +15,6 @@ import (
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/mcp/httpmcp"
-	"github.com/codemode-go/codemode/core/mcp/stdio"
 	"github.com/codemode-go/codemode/internal/config"
 	"github.com/codemode-go/codemode/internal/mcptest/hostile"
 )
@@ -34,7 +32,7 @@ func connectHostileStdio(t testing.TB, name string) *mcp.Server {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, err := stdio.Connect(ctx, name, stdio.Command{Path: os.Args[0], Env: append(os.Environ(), hostile.EnvServe+"=stdio"), Stderr: testWriter{t}})
+	s, err := mcp.ConnectStdio(ctx, name, mcp.StdioCommand{Path: os.Args[0], Env: append(os.Environ(), hostile.EnvServe+"=stdio"), Stderr: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +53,7 @@ func connectHostileHTTP(t testing.TB, name string) *mcp.Server {
 	t.Cleanup(srv.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, err := httpmcp.Connect(ctx, name, srv.URL, &http.Client{Timeout: 60 * time.Second})
+	s, err := mcp.ConnectHTTP(ctx, name, srv.URL, &http.Client{Timeout: 60 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

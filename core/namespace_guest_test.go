@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/config"
 	"github.com/codemode-go/codemode/internal/issuesdemo"
+	"github.com/codemode-go/codemode/internal/namespace"
 	"github.com/codemode-go/codemode/internal/toolset"
 )
 

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/apifiles"
 	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/namespace"
 	"github.com/codemode-go/codemode/internal/quickjs"
 	"github.com/codemode-go/codemode/internal/strictjson"
 	"github.com/codemode-go/codemode/internal/text"

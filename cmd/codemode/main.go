@@ -25,9 +25,9 @@ import (
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/cli"
+	"github.com/codemode-go/codemode/internal/namespace"
 	"github.com/codemode-go/codemode/internal/serverconfig"
 	"github.com/codemode-go/codemode/internal/surface"
 	"github.com/codemode-go/codemode/internal/toolset"

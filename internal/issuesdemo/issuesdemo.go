@@ -16,8 +16,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/namespace"
 )
 
 // PluginID owns the tools and the namespace.

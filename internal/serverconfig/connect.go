@@ -11,8 +11,6 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/mcp/httpmcp"
-	"github.com/codemode-go/codemode/core/mcp/stdio"
 )
 
 // ConnectTimeout bounds one server's connect and initialize.
@@ -51,9 +49,9 @@ func Connect(ctx context.Context, servers []MCPServer, log *slog.Logger, stderr 
 func connectOne(ctx context.Context, s MCPServer, stderr io.Writer) (*mcp.Server, error) {
 	if s.URL != "" {
 		client := &http.Client{Transport: headerTransport{headers: s.Headers, base: http.DefaultTransport}}
-		return httpmcp.Connect(ctx, s.Name, s.URL, client)
+		return mcp.ConnectHTTP(ctx, s.Name, s.URL, client)
 	}
-	// The child gets stdio's allowlisted host variables (stdio.AllowedEnv), never
+	// The child gets stdio's allowlisted host variables (mcp.StdioAllowedEnv), never
 	// the rest (tokens read through tokenEnv stay here); the server's own env
 	// entries are added on top.
 	env := []string{}
@@ -65,7 +63,7 @@ func connectOne(ctx context.Context, s MCPServer, stderr io.Writer) (*mcp.Server
 	for _, k := range keys {
 		env = append(env, k+"="+s.Env[k])
 	}
-	return stdio.Connect(ctx, s.Name, stdio.Command{Path: s.Command, Args: s.Args, Env: env, Dir: s.Cwd, Stderr: stderr})
+	return mcp.ConnectStdio(ctx, s.Name, mcp.StdioCommand{Path: s.Command, Args: s.Args, Env: env, Dir: s.Cwd, Stderr: stderr})
 }
 
 // headerTransport adds a server's configured headers to every request.

@@ -98,7 +98,7 @@ type MCPServer struct {
 	// Args are its arguments.
 	Args []string
 	// Env are variables set for it on top of the allowlisted host variables
-	// (stdio.AllowedEnv); nothing else of the host's environment reaches it.
+	// (mcp.StdioAllowedEnv); nothing else of the host's environment reaches it.
 	Env map[string]string
 	// Cwd is its working directory, resolved against the file's directory.
 	Cwd string

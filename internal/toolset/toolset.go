@@ -10,9 +10,9 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/issuesdemo"
+	"github.com/codemode-go/codemode/internal/namespace"
 	json "github.com/goccy/go-json"
 )
 

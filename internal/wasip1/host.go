@@ -15,10 +15,10 @@ import (
 	"sync"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/config"
 	"github.com/codemode-go/codemode/internal/jsonin"
+	"github.com/codemode-go/codemode/internal/namespace"
 	"github.com/codemode-go/codemode/internal/toolset"
 	gojson "github.com/goccy/go-json"
 )

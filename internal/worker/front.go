@@ -7,7 +7,6 @@ import (
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/mcp/httpmcp"
 	"github.com/codemode-go/codemode/edge"
 	"github.com/codemode-go/codemode/edge/mcpserver"
 	"github.com/codemode-go/codemode/internal/catalog"
@@ -105,7 +104,7 @@ func connectMCP(ctx context.Context, o FrontOptions) []*mcp.Server {
 		if len(s.Headers) > 0 {
 			client = withHeaders(client, s.Headers)
 		}
-		srv, err := httpmcp.Connect(ctx, s.Name, s.URL, client)
+		srv, err := mcp.ConnectHTTP(ctx, s.Name, s.URL, client)
 		if err != nil {
 			if o.Logger != nil {
 				o.Logger.Warn("MCP server left out", "server", s.Name, "reason", err.Error())

@@ -13,13 +13,13 @@ import (
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/config"
 	"github.com/codemode-go/codemode/internal/engine"
 	"github.com/codemode-go/codemode/internal/engine/jsengine"
 	"github.com/codemode-go/codemode/internal/issuesdemo"
 	"github.com/codemode-go/codemode/internal/jsonin"
+	"github.com/codemode-go/codemode/internal/namespace"
 	"github.com/codemode-go/codemode/internal/remote"
 )
 

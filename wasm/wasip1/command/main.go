@@ -18,9 +18,9 @@ import (
 	"os"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/cli"
+	"github.com/codemode-go/codemode/internal/namespace"
 	"github.com/codemode-go/codemode/internal/serverconfig"
 	"github.com/codemode-go/codemode/internal/toolset"
 )

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/issuesdemo"
+	"github.com/codemode-go/codemode/internal/namespace"
 )
 
 func seedStore(t *testing.T) *issuesdemo.Store {

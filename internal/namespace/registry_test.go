@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/codemode-go/codemode/core/namespace"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/issuesdemo"
+	"github.com/codemode-go/codemode/internal/namespace"
 )
 
 // Registries share nothing: the same id and globalName may be taken by different

@@ -1,7 +1,10 @@
-// Package httpmcp connects to an MCP server over Streamable HTTP. It only needs an
-// *http.Client, so every host can use it: natively with net/http, and in a
-// WebAssembly host with a client whose RoundTripper is backed by fetch.
-package httpmcp
+//go:build !codemode_hostjs
+
+// Streamable HTTP only needs an *http.Client, so every host can use it: natively
+// with net/http, and in a WebAssembly host with a client whose RoundTripper is
+// backed by fetch.
+
+package mcp
 
 import (
 	"context"
@@ -10,17 +13,15 @@ import (
 	"net/url"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/codemode-go/codemode/core/mcp"
 )
 
-// Connect opens a Streamable HTTP session with the server at endpoint (for example
+// ConnectHTTP opens a Streamable HTTP session with the server at endpoint (for example
 // http://127.0.0.1:3001/mcp). client nil means http.DefaultClient; put auth headers
 // into its RoundTripper. The standalone server-to-client SSE stream is not opened:
 // Code Mode needs no unsolicited notifications, and long-lived GET streams are
 // costly or impossible in Workers.
-func Connect(ctx context.Context, name, endpoint string, client *http.Client) (*mcp.Server, error) {
-	if err := mcp.ValidateServerName(name); err != nil {
+func ConnectHTTP(ctx context.Context, name, endpoint string, client *http.Client) (*Server, error) {
+	if err := ValidateServerName(name); err != nil {
 		return nil, err
 	}
 	u, err := url.Parse(endpoint)
@@ -30,7 +31,7 @@ func Connect(ctx context.Context, name, endpoint string, client *http.Client) (*
 	if client == nil {
 		client = http.DefaultClient
 	}
-	return mcp.Connect(ctx, name, &sdk.StreamableClientTransport{
+	return Connect(ctx, name, &sdk.StreamableClientTransport{
 		Endpoint:             endpoint,
 		HTTPClient:           client,
 		DisableStandaloneSSE: true,

@@ -1,6 +1,6 @@
 //go:build !js && !wasip1
 
-package httpmcp_test
+package mcp_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codemode-go/codemode/core/mcp/httpmcp"
+	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/internal/mcptest"
 )
 
@@ -17,7 +17,7 @@ func TestStreamableHTTPEverything(t *testing.T) {
 	endpoint := mcptest.StartHTTP(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, err := httpmcp.Connect(ctx, "everything", endpoint, &http.Client{Timeout: 30 * time.Second})
+	s, err := mcp.ConnectHTTP(ctx, "everything", endpoint, &http.Client{Timeout: 30 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func TestHTTPConnectErrors(t *testing.T) {
 		{"nothing listening", "x", "http://127.0.0.1:1/mcp", "connect"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := httpmcp.Connect(ctx, tc.server, tc.endpoint, nil)
+			s, err := mcp.ConnectHTTP(ctx, tc.server, tc.endpoint, nil)
 			if err == nil {
 				s.Close()
 				t.Fatalf("Connect succeeded")

@@ -1,6 +1,6 @@
 //go:build !js && !wasip1
 
-package stdio_test
+package mcp_test
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codemode-go/codemode/core/mcp/stdio"
+	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/mcptest"
 )
@@ -38,7 +38,7 @@ func TestStdioEverything(t *testing.T) {
 	before := children(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, err := stdio.Connect(ctx, "everything", stdio.Command{Path: node, Args: []string{script, "stdio"}})
+	s, err := mcp.ConnectStdio(ctx, "everything", mcp.StdioCommand{Path: node, Args: []string{script, "stdio"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,16 +67,16 @@ func TestStdioConnectErrors(t *testing.T) {
 	defer cancel()
 	for _, tc := range []struct {
 		name, server string
-		cmd          stdio.Command
+		cmd          mcp.StdioCommand
 		want         string
 	}{
-		{"bad server name", "a:b", stdio.Command{Path: "node"}, "server name"},
-		{"empty path", "x", stdio.Command{}, "empty command path"},
-		{"missing binary", "x", stdio.Command{Path: "/nonexistent/mcp-server"}, "connect"},
-		{"not an MCP server", "x", stdio.Command{Path: "true"}, "connect"},
+		{"bad server name", "a:b", mcp.StdioCommand{Path: "node"}, "server name"},
+		{"empty path", "x", mcp.StdioCommand{}, "empty command path"},
+		{"missing binary", "x", mcp.StdioCommand{Path: "/nonexistent/mcp-server"}, "connect"},
+		{"not an MCP server", "x", mcp.StdioCommand{Path: "true"}, "connect"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := stdio.Connect(ctx, tc.server, tc.cmd)
+			s, err := mcp.ConnectStdio(ctx, tc.server, tc.cmd)
 			if err == nil {
 				s.Close()
 				t.Fatalf("Connect succeeded")
@@ -98,7 +98,7 @@ func TestStdioEnvironmentIsAnAllowlist(t *testing.T) {
 	node, script := mcptest.Script(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, err := stdio.Connect(ctx, "everything", stdio.Command{Path: node, Args: []string{script, "stdio"},
+	s, err := mcp.ConnectStdio(ctx, "everything", mcp.StdioCommand{Path: node, Args: []string{script, "stdio"},
 		PassEnv: []string{"CODEMODE_TEST_PASSED", "CODEMODE_TEST_FUNC", "CODEMODE_TEST_UNSET"},
 		Env:     []string{"CODEMODE_TEST_SET=set-value", "HOME=/nowhere"}})
 	if err != nil {
@@ -134,7 +134,7 @@ func TestStdioEnvironmentIsAnAllowlist(t *testing.T) {
 		}
 	}
 	allowed := map[string]bool{"CODEMODE_TEST_PASSED": true, "CODEMODE_TEST_SET": true}
-	for _, k := range stdio.AllowedEnv() {
+	for _, k := range mcp.StdioAllowedEnv() {
 		allowed[k] = true
 	}
 	for k := range env {
@@ -152,7 +152,7 @@ func TestStdioEnvironmentIsAnAllowlist(t *testing.T) {
 }
 
 func TestStdioRefusesMalformedEnv(t *testing.T) {
-	_, err := stdio.Connect(context.Background(), "x", stdio.Command{Path: "true", Env: []string{"OK=1", "TOKEN-secret-value"}})
+	_, err := mcp.ConnectStdio(context.Background(), "x", mcp.StdioCommand{Path: "true", Env: []string{"OK=1", "TOKEN-secret-value"}})
 	if err == nil || !strings.Contains(err.Error(), "Env[1] is not KEY=VALUE") || strings.Contains(err.Error(), "secret-value") {
 		t.Fatalf("err = %v", err)
 	}

@@ -1,9 +1,10 @@
 //go:build !js && !wasip1
 
-// Package stdio connects to an MCP server that runs as a child process speaking
-// JSON-RPC over stdin/stdout. It is the only place that spawns processes, and it is
-// excluded from WebAssembly builds, where there are no processes to spawn.
-package stdio
+// ConnectStdio connects to an MCP server that runs as a child process speaking
+// JSON-RPC over stdin/stdout. This file is the only place that spawns processes,
+// and it is excluded from WebAssembly builds, where there are no processes to spawn.
+
+package mcp
 
 import (
 	"context"
@@ -16,17 +17,15 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/codemode-go/codemode/core/mcp"
 )
 
-// Command describes the server process.
+// StdioCommand describes the server process.
 //
 // The server never sees the host's whole environment: a host holds secrets (API
 // tokens, cloud credentials) that a server, and through its tools a model-written
-// cell, must not read. It gets the host variables named by AllowedEnv, the host
+// cell, must not read. It gets the host variables named by StdioAllowedEnv, the host
 // variables named in PassEnv, and Env, in that order (a later entry wins).
-type Command struct {
+type StdioCommand struct {
 	// Path is the executable; it is looked up in PATH when it has no slash.
 	Path string
 	// Args are the arguments after Path.
@@ -55,15 +54,15 @@ var allowedEnv = []string{
 	"SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "TMP", "USERNAME", "USERPROFILE",
 }
 
-// AllowedEnv returns the names of the host variables every stdio server gets:
+// StdioAllowedEnv returns the names of the host variables every stdio server gets:
 // PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG, LC_ALL, LC_CTYPE, TZ, TMPDIR,
 // NODE_PATH and, on Windows, APPDATA, HOMEDRIVE, HOMEPATH, LOCALAPPDATA,
 // PROCESSOR_ARCHITECTURE, PROGRAMFILES, SYSTEMDRIVE, SYSTEMROOT, TEMP, TMP,
 // USERNAME, USERPROFILE.
-func AllowedEnv() []string { return slices.Clone(allowedEnv) }
+func StdioAllowedEnv() []string { return slices.Clone(allowedEnv) }
 
 // environ builds the server's environment from the host's (lookup).
-func (c Command) environ(lookup func(string) (string, bool)) []string {
+func (c StdioCommand) environ(lookup func(string) (string, bool)) []string {
 	env := []string{}
 	seen := map[string]bool{}
 	for _, k := range slices.Concat(allowedEnv, c.PassEnv) {
@@ -79,11 +78,11 @@ func (c Command) environ(lookup func(string) (string, bool)) []string {
 	return append(env, c.Env...)
 }
 
-// Connect starts the process and opens an MCP session with it. The process is not
+// ConnectStdio starts the process and opens an MCP session with it. The process is not
 // tied to ctx (ctx only bounds the handshake); it stops when the Server is closed,
 // or when Connect fails.
-func Connect(ctx context.Context, name string, c Command) (*mcp.Server, error) {
-	if err := mcp.ValidateServerName(name); err != nil {
+func ConnectStdio(ctx context.Context, name string, c StdioCommand) (*Server, error) {
+	if err := ValidateServerName(name); err != nil {
 		return nil, err
 	}
 	if c.Path == "" {
@@ -103,5 +102,5 @@ func Connect(ctx context.Context, name string, c Command) (*mcp.Server, error) {
 	if td <= 0 {
 		td = 2 * time.Second
 	}
-	return mcp.Connect(ctx, name, &sdk.CommandTransport{Command: cmd, TerminateDuration: td})
+	return Connect(ctx, name, &sdk.CommandTransport{Command: cmd, TerminateDuration: td})
 }
