@@ -59,13 +59,6 @@ func TestAdmissionRefusesPastMaxRunningCells(t *testing.T) {
 	}
 }
 
-// The default leaves one core to the rest of the process.
-func TestDefaultMaxRunningCells(t *testing.T) {
-	if got, want := core.DefaultMaxRunningCells(), max(runtime.GOMAXPROCS(0)-1, 1); runtime.GOARCH != "wasm" && got != want {
-		t.Fatalf("DefaultMaxRunningCells() = %d, want %d", got, want)
-	}
-}
-
 // A cell waiting for its tool calls gives its slot back: under a bound of
 // one, another cell runs while the first waits on a tool.
 func TestWaitingCellsHoldNoSlot(t *testing.T) {

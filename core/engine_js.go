@@ -11,7 +11,7 @@ import (
 // the host installed it with a compiled quickjs.wasm (hostjs/hostengine.js);
 // Options.Interpreter keeps wazero's interpreter.
 func defaultHostEngine(opts Options, pages uint32) (engine.Engine, error) {
-	if opts.Interpreter || !jsengine.Available() {
+	if opts.Engine.Interpreter || !jsengine.Available() {
 		return nil, nil
 	}
 	return jsengine.New(jsengine.Options{MaxMemoryPages: pages})

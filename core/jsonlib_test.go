@@ -63,7 +63,7 @@ func TestJSONLibraries(t *testing.T) {
 		Status    Status             `json:"status"`
 		Value     stdjson.RawMessage `json:"value"`
 		Output    []Output           `json:"output,omitempty"`
-		Telemetry Telemetry          `json:"telemetry"`
+		Telemetry catalog.Telemetry  `json:"telemetry"`
 	}
 	res := completed{Status: StatusCompleted, Value: details, Telemetry: cat.Telemetry([]string{"exec", "wait"})}
 	for i := range 5 {

@@ -492,7 +492,7 @@ func (r *run) failure(code ErrorCode, msg string) Result {
 	return Result{Status: StatusFailed, Error: msg, Code: code, Output: r.out, Telemetry: r.telemetry()}
 }
 
-func (r *run) telemetry() Telemetry { return r.cat.Telemetry(r.visible) }
+func (r *run) telemetry() catalog.Telemetry { return r.cat.Telemetry(r.visible) }
 
 func (r *run) nextID(kind string) string {
 	r.seq++

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/url"
 
+	"github.com/codemode-go/codemode/internal/mcpname"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -21,7 +22,7 @@ import (
 // Code Mode needs no unsolicited notifications, and long-lived GET streams are
 // costly or impossible in Workers.
 func ConnectHTTP(ctx context.Context, name, endpoint string, client *http.Client) (*Server, error) {
-	if err := ValidateServerName(name); err != nil {
+	if err := mcpname.Validate(name); err != nil {
 		return nil, err
 	}
 	u, err := url.Parse(endpoint)

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/codemode-go/codemode/internal/mcpname"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -23,7 +24,7 @@ import (
 //
 // The server never sees the host's whole environment: a host holds secrets (API
 // tokens, cloud credentials) that a server, and through its tools a model-written
-// cell, must not read. It gets the host variables named by StdioAllowedEnv, the host
+// cell, must not read. It gets the host variables named by stdioAllowedEnv, the host
 // variables named in PassEnv, and Env, in that order (a later entry wins).
 type StdioCommand struct {
 	// Path is the executable; it is looked up in PATH when it has no slash.
@@ -54,12 +55,12 @@ var allowedEnv = []string{
 	"SYSTEMDRIVE", "SYSTEMROOT", "TEMP", "TMP", "USERNAME", "USERPROFILE",
 }
 
-// StdioAllowedEnv returns the names of the host variables every stdio server gets:
+// stdioAllowedEnv returns the names of the host variables every stdio server gets:
 // PATH, HOME, USER, LOGNAME, SHELL, TERM, LANG, LC_ALL, LC_CTYPE, TZ, TMPDIR,
 // NODE_PATH and, on Windows, APPDATA, HOMEDRIVE, HOMEPATH, LOCALAPPDATA,
 // PROCESSOR_ARCHITECTURE, PROGRAMFILES, SYSTEMDRIVE, SYSTEMROOT, TEMP, TMP,
 // USERNAME, USERPROFILE.
-func StdioAllowedEnv() []string { return slices.Clone(allowedEnv) }
+func stdioAllowedEnv() []string { return slices.Clone(allowedEnv) }
 
 // environ builds the server's environment from the host's (lookup).
 func (c StdioCommand) environ(lookup func(string) (string, bool)) []string {
@@ -82,7 +83,7 @@ func (c StdioCommand) environ(lookup func(string) (string, bool)) []string {
 // tied to ctx (ctx only bounds the handshake); it stops when the Server is closed,
 // or when Connect fails.
 func ConnectStdio(ctx context.Context, name string, c StdioCommand) (*Server, error) {
-	if err := ValidateServerName(name); err != nil {
+	if err := mcpname.Validate(name); err != nil {
 		return nil, err
 	}
 	if c.Path == "" {

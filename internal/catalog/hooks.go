@@ -64,11 +64,11 @@ type BeforeDecision struct {
 }
 
 // BeforeToolCall runs before a tool. An error stops the call like a deny.
-type BeforeToolCall func(ctx context.Context, ev HookEvent) (BeforeDecision, error)
+type BeforeToolCall = func(ctx context.Context, ev HookEvent) (BeforeDecision, error)
 
 // AfterToolCall may rewrite a tool's result; it runs before output validation, so
 // a rewritten `details` must still match the declared outputSchema.
-type AfterToolCall func(ctx context.Context, ev HookEvent, res Result) (Result, error)
+type AfterToolCall = func(ctx context.Context, ev HookEvent, res Result) (Result, error)
 
 // ApprovalRequest is what an Approver decides on.
 type ApprovalRequest struct {

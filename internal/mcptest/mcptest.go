@@ -252,7 +252,10 @@ func Exercise(t *testing.T, s *mcp.Server) {
 	})
 }
 
-// Closed checks that a closed Server refuses calls with mcp.ErrClosed.
+// errClosed is core/mcp's refusal after Close.
+const errClosed = "mcp: server is closed"
+
+// Closed checks that a closed Server refuses calls with core/mcp's closed error.
 func Closed(t *testing.T, s *mcp.Server) {
 	t.Helper()
 	if err := s.Close(); err != nil {
@@ -260,10 +263,10 @@ func Closed(t *testing.T, s *mcp.Server) {
 	}
 	_ = s.Close() // idempotent
 	tl := s.Tools()[0]
-	if _, err := tl.Execute(context.Background(), catalog.Call{Input: json.RawMessage(`{}`)}); err != mcp.ErrClosed {
+	if _, err := tl.Execute(context.Background(), catalog.Call{Input: json.RawMessage(`{}`)}); err == nil || err.Error() != errClosed {
 		t.Errorf("Execute after Close: err = %v, want ErrClosed", err)
 	}
-	if _, err := s.ReadResource(context.Background(), "demo://x"); err != mcp.ErrClosed {
+	if _, err := s.ReadResource(context.Background(), "demo://x"); err == nil || err.Error() != errClosed {
 		t.Errorf("ReadResource after Close: err = %v, want ErrClosed", err)
 	}
 }

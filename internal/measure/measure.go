@@ -55,7 +55,7 @@ func Run(ctx context.Context, interpreter bool, n int) (Figures, error) {
 	cfg := config.Default()
 	cfg.Enabled, cfg.TimeoutMs = true, 60000
 	t0 := time.Now()
-	rt, err := core.New(ctx, core.Options{Config: cfg, Interpreter: interpreter})
+	rt, err := core.New(ctx, core.Options{Config: cfg, Engine: core.EngineConfig{Interpreter: interpreter}})
 	if err != nil {
 		return f, err
 	}

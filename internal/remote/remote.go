@@ -18,10 +18,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/internal/catalog"
 	json "github.com/codemode-go/codemode/internal/jsonx"
+	"github.com/codemode-go/codemode/internal/relay"
 )
 
 // Request is one HTTP exchange with the server.
@@ -82,14 +82,14 @@ func Load(ctx context.Context, opts Options) (Tools, error) {
 	if status < 200 || status > 299 {
 		return Tools{}, fmt.Errorf("serverTools: GET %s/v1/catalog answered HTTP %d%s", base, status, errorSuffix(body))
 	}
-	var cat core.RemoteCatalog
+	var cat relay.Catalog
 	if err := json.Unmarshal(body, &cat); err != nil {
 		return Tools{}, fmt.Errorf("serverTools: %s/v1/catalog is not a catalog: %v", base, err)
 	}
 	return build(base, opts, cat)
 }
 
-func build(base string, opts Options, cat core.RemoteCatalog) (Tools, error) {
+func build(base string, opts Options, cat relay.Catalog) (Tools, error) {
 	var out Tools
 	byServer := map[string][]catalog.Tool{}
 	var order []string
@@ -108,7 +108,7 @@ func build(base string, opts Options, cat core.RemoteCatalog) (Tools, error) {
 			// not the server's to relay.
 		}
 	}
-	info := map[string]core.RemoteMCPServer{}
+	info := map[string]relay.MCPServer{}
 	for _, s := range cat.MCPServers {
 		info[s.Name] = s
 	}
@@ -178,7 +178,7 @@ type callRequest struct {
 type callResponse struct {
 	Details json.RawMessage   `json:"details"`
 	Content []json.RawMessage `json:"content"`
-	Error   *core.ToolError   `json:"error"`
+	Error   *relay.ToolError  `json:"error"`
 }
 
 // Execute relays the call. Every failure is an error naming the tool id (and
@@ -246,8 +246,8 @@ type mcpRelay struct {
 }
 
 type mcpResponse struct {
-	Result json.RawMessage `json:"result"`
-	Error  *core.ToolError `json:"error"`
+	Result json.RawMessage  `json:"result"`
+	Error  *relay.ToolError `json:"error"`
 }
 
 func (m *mcpRelay) answer(what string, r mcpResponse) (json.RawMessage, error) {

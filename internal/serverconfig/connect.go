@@ -51,7 +51,7 @@ func connectOne(ctx context.Context, s MCPServer, stderr io.Writer) (*mcp.Server
 		client := &http.Client{Transport: headerTransport{headers: s.Headers, base: http.DefaultTransport}}
 		return mcp.ConnectHTTP(ctx, s.Name, s.URL, client)
 	}
-	// The child gets stdio's allowlisted host variables (mcp.StdioAllowedEnv), never
+	// The child gets stdio's allowlisted host variables (mcp.StdioCommand's allowlist), never
 	// the rest (tokens read through tokenEnv stay here); the server's own env
 	// entries are added on top.
 	env := []string{}

@@ -33,9 +33,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/edge"
 	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/mcpname"
 	"github.com/codemode-go/codemode/internal/text"
 )
 
@@ -98,7 +98,7 @@ type MCPServer struct {
 	// Args are its arguments.
 	Args []string
 	// Env are variables set for it on top of the allowlisted host variables
-	// (mcp.StdioAllowedEnv); nothing else of the host's environment reaches it.
+	// (mcp.StdioCommand's allowlist); nothing else of the host's environment reaches it.
 	Env map[string]string
 	// Cwd is its working directory, resolved against the file's directory.
 	Cwd string
@@ -399,7 +399,7 @@ func (d *decoder) servers(n *config.Node, path string, c *Config) error {
 	}
 	for i, name := range n.Keys {
 		sub := join(path, name)
-		if err := mcp.ValidateServerName(name); err != nil {
+		if err := mcpname.Validate(name); err != nil {
 			return &Error{File: d.file, Pos: n.KeyPos[i], Key: sub, Msg: "is not a valid server name (letters, digits, _ and -, at most 64 bytes)"}
 		}
 		s := MCPServer{Name: name}
@@ -455,7 +455,7 @@ func (d *decoder) openapi(n *config.Node, path string, c *Config) error {
 	}
 	for i, name := range n.Keys {
 		sub := join(path, name)
-		if err := mcp.ValidateServerName(name); err != nil {
+		if err := mcpname.Validate(name); err != nil {
 			return &Error{File: d.file, Pos: n.KeyPos[i], Key: sub, Msg: "is not a valid name (letters, digits, _, - and ., at most 64 bytes)"}
 		}
 		src := OpenAPISource{Name: name, Headers: map[string]string{}}

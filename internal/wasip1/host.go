@@ -17,6 +17,7 @@ import (
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/hostopts"
 	"github.com/codemode-go/codemode/internal/jsonin"
 	"github.com/codemode-go/codemode/internal/namespace"
 	"github.com/codemode-go/codemode/internal/toolset"
@@ -254,8 +255,10 @@ func (h *Host) create(ctx context.Context, req []byte) (any, error) {
 	if full {
 		return nil, badInput("create_runtime: this instance already holds %d runtimes (close_runtime one first)", MaxRuntimes)
 	}
-	rt, err := core.New(ctx, core.Options{Config: cfg, Interpreter: h.Interpreter, Deterministic: in.Deterministic,
-		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }, Namespaces: ns})
+	co := core.Options{Config: cfg, Engine: core.EngineConfig{Interpreter: h.Interpreter},
+		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }, Namespaces: ns}
+	hostopts.Of(&co).Deterministic = in.Deterministic
+	rt, err := core.New(ctx, co)
 	if err != nil {
 		var ue *core.UnavailableError
 		if errors.As(err, &ue) {

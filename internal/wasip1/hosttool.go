@@ -9,8 +9,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/hostopts"
 )
 
 // ToolDecl is a tool the host declares in create_runtime and executes itself.
@@ -69,7 +69,7 @@ type answer struct {
 }
 
 // hostTool is a catalog.Tool whose Execute waits for the host: it registers a
-// host call, marks itself with core.WaitOutside (the run then suspends at once
+// host call, marks itself with hostopts.WaitOutside (the run then suspends at once
 // rather than block a runtime that the host only re-enters through exports),
 // and returns what settle hands it.
 type hostTool struct {
@@ -99,7 +99,7 @@ func (t hostTool) Execute(ctx context.Context, call catalog.Call) (catalog.Resul
 	t.calls.seq++
 	c.ID = "hc_" + strconv.Itoa(t.calls.seq)
 	t.calls.pending[c.ID] = c
-	c.release = core.WaitOutside(ctx)
+	c.release = hostopts.WaitOutside(ctx)
 	t.calls.mu.Unlock()
 	defer c.release()
 	defer func() {

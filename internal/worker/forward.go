@@ -11,6 +11,7 @@ import (
 	"github.com/codemode-go/codemode/edge/mcpserver"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/relay"
 	"github.com/codemode-go/codemode/internal/surface"
 	json "github.com/goccy/go-json"
 )
@@ -182,21 +183,21 @@ func (f *Forwarder) relay(ctx context.Context) (*core.Runtime, func()) {
 }
 
 // Catalog is the Worker's Go tools, for the session cores that relay to them.
-func (f *Forwarder) Catalog(ctx context.Context, scope core.Scope) (core.RemoteCatalog, error) {
+func (f *Forwarder) Catalog(ctx context.Context, scope core.Scope) (relay.Catalog, error) {
 	rt, release := f.relay(ctx)
 	defer release()
 	return rt.Catalog(ctx, scope)
 }
 
 // CallTool runs one of the Worker's Go tools through the relay core's catalog.
-func (f *Forwarder) CallTool(ctx context.Context, call core.CallInfo, id string, input json.RawMessage) (catalog.Result, *core.ToolError) {
+func (f *Forwarder) CallTool(ctx context.Context, call core.CallInfo, id string, input json.RawMessage) (catalog.Result, *relay.ToolError) {
 	rt, release := f.relay(ctx)
 	defer release()
 	return rt.CallTool(ctx, call, id, input)
 }
 
 // ReadMCP runs in a relay core with the Worker's remote MCP servers connected.
-func (f *Forwarder) ReadMCP(ctx context.Context, call core.CallInfo, rd core.MCPRead) (json.RawMessage, *core.ToolError) {
+func (f *Forwarder) ReadMCP(ctx context.Context, call core.CallInfo, rd relay.MCPRead) (json.RawMessage, *relay.ToolError) {
 	rt, release := f.relay(ctx)
 	defer release()
 	return rt.ReadMCP(ctx, call, rd)
@@ -204,7 +205,7 @@ func (f *Forwarder) ReadMCP(ctx context.Context, call core.CallInfo, rd core.MCP
 
 // CallDirect runs a direct-only tool of the Worker's Go tools for the MCP
 // server (the relay core's catalog, as CallTool).
-func (f *Forwarder) CallDirect(ctx context.Context, call core.CallInfo, name string, input json.RawMessage) (catalog.Result, *core.ToolError) {
+func (f *Forwarder) CallDirect(ctx context.Context, call core.CallInfo, name string, input json.RawMessage) (catalog.Result, *relay.ToolError) {
 	rt, release := f.relay(ctx)
 	defer release()
 	return rt.CallDirect(ctx, call, name, input)
@@ -267,6 +268,6 @@ func unavailable(why string) core.Result {
 		Error: "code mode runtime unavailable: " + why, Telemetry: emptyTelemetry()}
 }
 
-func emptyTelemetry() core.Telemetry {
-	return core.Telemetry{ModelVisibleTools: []string{}}
+func emptyTelemetry() catalog.Telemetry {
+	return catalog.Telemetry{ModelVisibleTools: []string{}}
 }

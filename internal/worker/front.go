@@ -10,6 +10,7 @@ import (
 	"github.com/codemode-go/codemode/edge"
 	"github.com/codemode-go/codemode/edge/mcpserver"
 	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/hostopts"
 	"github.com/codemode-go/codemode/internal/toolset"
 )
 
@@ -51,12 +52,13 @@ func NewFront(o FrontOptions) (http.Handler, error) {
 		tools = t
 	}
 	relayCore := func(ctx context.Context, servers []*mcp.Server) (*core.Runtime, error) {
-		return core.New(ctx, core.Options{
+		co := core.Options{
 			Config:     o.Settings.CodeMode,
 			Tools:      func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil },
 			MCPServers: servers,
-			RelayOnly:  true,
-		})
+		}
+		hostopts.Of(&co).RelayOnly = true
+		return core.New(ctx, co)
 	}
 	relay, err := relayCore(context.Background(), nil)
 	if err != nil {

@@ -58,7 +58,7 @@ func overshoot(ctx context.Context, timeoutMs int) error {
 	for _, interp := range []bool{false, true} {
 		cfg := config.Default()
 		cfg.Enabled, cfg.TimeoutMs = true, timeoutMs
-		rt, err := core.New(ctx, core.Options{Config: cfg, Interpreter: interp,
+		rt, err := core.New(ctx, core.Options{Config: cfg, Engine: core.EngineConfig{Interpreter: interp},
 			Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return nil, nil }})
 		if err != nil {
 			return err

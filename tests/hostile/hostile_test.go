@@ -11,6 +11,7 @@ import (
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/hostopts"
 	"github.com/codemode-go/codemode/internal/toolset"
 	"github.com/codemode-go/codemode/tests/hostile"
 )
@@ -160,8 +161,10 @@ func newDeterministicRuntime(t *testing.T) *core.Runtime {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt, err := core.New(context.Background(), core.Options{Config: cfg, Deterministic: true, Namespaces: ns,
-		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }})
+	opts := core.Options{Config: cfg, Namespaces: ns,
+		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }}
+	hostopts.Of(&opts).Deterministic = true
+	rt, err := core.New(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
