@@ -92,7 +92,7 @@ build_wasip1() {
 test_wasip1() {
   deps
   log "wasip1 modules under wazero"
-  go test -count=1 -timeout 15m ./wasm/wasip1/...
+  go test -count=1 -timeout 15m ./wasm/wasip1/... ./internal/wasip1/... ./internal/wasmtest/...
   log "wasip1 reactor under node:wasi (wasm/wasip1/examples/host.mjs)"
   node --no-warnings wasm/wasip1/examples/host.mjs build/codemode.wasip1.reactor.wasm
   log "wasip1 command under node:wasi (a cell file through the /data preopen)"
@@ -117,8 +117,8 @@ QJS_GUARDED=build/quickjs.guarded.wasm
 guarded_quickjs() {
   deps # dies unless $QJS_SRC has the pinned sha256
   mkdir -p build
-  stale "$QJS_GUARDED" "$QJS_SRC" core/engine/internal/loopguard || return 0
-  step "loop guard -> $QJS_GUARDED" go run ./core/engine/internal/loopguard/guardwasm "$QJS_SRC" "$QJS_GUARDED"
+  stale "$QJS_GUARDED" "$QJS_SRC" internal/engine/internal/loopguard || return 0
+  step "loop guard -> $QJS_GUARDED" go run ./internal/engine/internal/loopguard/guardwasm "$QJS_SRC" "$QJS_GUARDED"
 }
 
 build_web() {
@@ -298,7 +298,7 @@ test_buildsh() {
 }
 
 # test_hostjs_go: the core's suites under GOOS=js in Node.js on the host's own
-# WebAssembly engine (core/engine/jsengine through hostjs/go_js_wasm_exec.mjs).
+# WebAssembly engine (internal/engine/jsengine through hostjs/go_js_wasm_exec.mjs).
 # test_hostile_js: the hostile battery (tests/hostile) under GOOS=js on the host's
 # own WebAssembly engine in Node.js, the same table as the native run.
 test_hostile_js() {
@@ -317,7 +317,7 @@ test_hostjs_go() {
   # engine's poll does not yield (see jsengine exportHostPoll).
   CODEMODE_QUICKJS_WASM="$PWD/$QJS_GUARDED" GOOS=js GOARCH=wasm go test -count=1 -timeout 15m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" \
     -skip 'TestLongBuiltinsEndAsTimeoutOnBothEngines|TestCloseLeavesAHostEngineOpen|TestCancellingTheContextStopsALongBuiltin|TestOtherGoroutinesRunWhileAGuestIsInsideABuiltin' \
-    ./core/ ./core/engine/jsengine/ ./internal/quickjs/
+    ./core/ ./internal/engine/jsengine/ ./internal/quickjs/
 }
 
 # e2e_serve PORT: the server of the Playwright suites (playwright.config.ts):

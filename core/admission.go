@@ -2,6 +2,7 @@ package core
 
 import (
 	"context"
+	"github.com/codemode-go/codemode/internal/catalog"
 	"runtime"
 	"strconv"
 	"time"
@@ -18,12 +19,12 @@ type admission struct {
 	slots chan struct{}
 }
 
-// AdmissionWait is how long a new exec or wait queues for a slot before it is
+// admissionWait is how long a new exec or wait queues for a slot before it is
 // refused at capacity: short, so an admitted cell still ends within about
 // timeoutMs of its request.
-const AdmissionWait = 100 * time.Millisecond
+const admissionWait = 100 * time.Millisecond
 
-// DefaultMaxRunningCells is Options.MaxRunningCells' default natively: one
+// defaultMaxRunningCells is Options.MaxRunningCells' default natively: one
 // running cell per core but one (GOMAXPROCS - 1, at least 1), so a core stays
 // free for the process's own work (HTTP, tools, the collector). Measured on
 // two cores under a 24-cell flood (tests/bench/RESULTS.md, "Admission
@@ -31,7 +32,7 @@ const AdmissionWait = 100 * time.Millisecond
 // Under GOOS=js and wasip1 (GOARCH=wasm) it is 0, unbounded: the one thread
 // is the host's, and the host's own limits (a Web Worker's termination, an
 // isolate's CPU limit) bound it.
-func DefaultMaxRunningCells() int {
+func defaultMaxRunningCells() int {
 	if runtime.GOARCH == "wasm" {
 		return 0
 	}
@@ -45,7 +46,7 @@ func newAdmission(n int) *admission {
 	return &admission{slots: make(chan struct{}, n)}
 }
 
-// enter takes a slot for a new exec or wait, queueing at most AdmissionWait;
+// enter takes a slot for a new exec or wait, queueing at most admissionWait;
 // false means the runtime is at capacity (or ctx ended first).
 func (a *admission) enter(ctx context.Context) bool {
 	if a == nil {
@@ -56,7 +57,7 @@ func (a *admission) enter(ctx context.Context) bool {
 		return true
 	default:
 	}
-	t := time.NewTimer(AdmissionWait)
+	t := time.NewTimer(admissionWait)
 	defer t.Stop()
 	select {
 	case a.slots <- struct{}{}:
@@ -93,7 +94,7 @@ func (a *admission) leave() {
 // with code runtime_unavailable (the spec's code for a QuickJS worker that
 // cannot be started) and RetryAfter set, which HTTP hosts answer as 429 with
 // Retry-After. A refused wait leaves its run suspended.
-func (rt *Runtime) busy(what string, tel Telemetry) Result {
+func (rt *Runtime) busy(what string, tel catalog.Telemetry) Result {
 	n := cap(rt.admit.slots)
 	after := time.Duration(rt.cfg.TimeoutMs) * time.Millisecond
 	msg := "code mode is at capacity: " + strconv.Itoa(n) + " cells are already running in this process (maxRunningCells); "

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
 )
 
 // TestAdmissionRefusesPastMaxRunningCells: with one running cell allowed, a
@@ -56,13 +56,6 @@ func TestAdmissionRefusesPastMaxRunningCells(t *testing.T) {
 	}
 	if v := value(t, exec(t, rt, `return 1`)); v != 1.0 {
 		t.Fatalf("after the busy cell: %v", v)
-	}
-}
-
-// The default leaves one core to the rest of the process.
-func TestDefaultMaxRunningCells(t *testing.T) {
-	if got, want := core.DefaultMaxRunningCells(), max(runtime.GOMAXPROCS(0)-1, 1); runtime.GOARCH != "wasm" && got != want {
-		t.Fatalf("DefaultMaxRunningCells() = %d, want %d", got, want)
 	}
 }
 

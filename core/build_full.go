@@ -5,9 +5,9 @@ package core
 import (
 	"context"
 
-	"github.com/codemode-go/codemode/core/engine"
-	"github.com/codemode-go/codemode/core/engine/wazeroengine"
-	"github.com/codemode-go/codemode/core/internal/tsx"
+	"github.com/codemode-go/codemode/internal/engine"
+	"github.com/codemode-go/codemode/internal/engine/wazeroengine"
+	"github.com/codemode-go/codemode/internal/tsx"
 )
 
 // transformTS compiles a TypeScript cell to JavaScript (esbuild's Go API).

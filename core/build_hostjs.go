@@ -7,13 +7,13 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/codemode-go/codemode/core/engine"
-	"github.com/codemode-go/codemode/core/internal/tsx"
+	"github.com/codemode-go/codemode/internal/engine"
+	"github.com/codemode-go/codemode/internal/tsx"
 )
 
 // The codemode_hostjs tag builds the core that hostjs ships (build/web's
 // codemode.wasm, for pages and the Worker's session objects): QuickJS runs on
-// the host's own WebAssembly engine (core/engine/jsengine), so wazero stays
+// the host's own WebAssembly engine (internal/engine/jsengine), so wazero stays
 // out, and the TypeScript compiler (esbuild, about a third of the binary)
 // runs in tsx.wasm, which the shim loads only for TypeScript cells and hands
 // in as Options.TransformTS. Those two and the MCP SDK (core/mcp) are what a
@@ -23,10 +23,10 @@ var errHostJSBuild = errors.New(`this core was built for hostjs (codemode_hostjs
 // transformTS runs the transform through Options.TransformTS and reads its
 // answer with the same decoder and line map as every build.
 func (rt *Runtime) transformTS(ctx context.Context, src string) (string, lineMap, error) {
-	if rt.opts.TransformTS == nil {
+	if rt.opts.host.TransformTS == nil {
 		return "", nil, errors.New("TypeScript is not available in this host: its core has no TypeScript transform (hostjs loads tsx.wasm beside codemode.wasm; a host passing modules must pass modules.tsx). Write the cell in JavaScript, or set language to \"javascript\".")
 	}
-	out, err := rt.opts.TransformTS(ctx, src)
+	out, err := rt.opts.host.TransformTS(ctx, src)
 	if err != nil {
 		return "", nil, fmt.Errorf("TypeScript transform unavailable: %v", err)
 	}

@@ -6,7 +6,7 @@ import (
 	"context"
 	"errors"
 
-	"github.com/codemode-go/codemode/core/engine"
+	"github.com/codemode-go/codemode/internal/engine"
 )
 
 // The codemode_relayonly build tag leaves out what only running cells needs:

@@ -11,11 +11,12 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/surface"
-	"github.com/codemode-go/codemode/examples/toolset"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/hostopts"
+	"github.com/codemode-go/codemode/internal/surface"
+	"github.com/codemode-go/codemode/internal/toolset"
 )
 
 // TestE2EPlan walks the spec's end-to-end test plan (steps 1-16) in one
@@ -61,7 +62,7 @@ func TestE2EPlan(t *testing.T) {
 		o.MCPServers = []*mcp.Server{srv}
 		o.Policy = policy
 		o.Transcript = &tr
-		o.Now = func() time.Time { return now }
+		hostopts.Of(o).Now = func() time.Time { return now }
 	})
 	s, err = rt.Surface(ctx, testScope, false)
 	if err != nil || !slices.Equal(s.Names(), []string{"exec", "wait", "screenshot"}) {
@@ -139,8 +140,8 @@ func TestE2EPlan(t *testing.T) {
 	}
 	expiring := execAs(rt, "e15c", core.ExecInput{Code: `await yield_control(); return 1`})
 	now = now.Add(2 * time.Minute)
-	if st := rt.Stats(); st.Suspended != 0 || st.SnapshotBytes != 0 {
-		t.Fatalf("step 15: state left: %+v", st)
+	if n, b := core.SnapshotStats(rt); n != 0 || b != 0 {
+		t.Fatalf("step 15: state left: %d runs, %d bytes", n, b)
 	}
 	mustFail(t, rt.Wait(ctx, core.CallInfo{Scope: testScope}, core.WaitInput{RunID: expiring.RunID}), core.CodeInvalidInput, "unavailable or expired")
 

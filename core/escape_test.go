@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/config"
 )
 
 // The ways a guest outran or escaped the limits before (issue 8, section 1),

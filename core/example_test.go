@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
 )
 
 // The README's "Using the runtime from Go": a tool made from a function, a
@@ -25,9 +23,10 @@ func Example() {
 		City  string  `json:"city"`
 		TempC float64 `json:"tempC"`
 	}
-	weather := catalog.MustTypedFunc(catalog.Spec{
+	// The input and output JSON Schemas come from the Go types.
+	weather, err := core.TypedFunc(core.Spec{
 		Name: "weather", Description: "Current temperature of a city.",
-		Owner: "weather", Origin: catalog.OriginBundledPlugin,
+		Owner: "weather", Origin: core.OriginBundledPlugin,
 	}, func(ctx context.Context, in weatherIn) (weatherOut, error) {
 		select { // slow enough to outlast the cell's time limit
 		case <-time.After(1500 * time.Millisecond):
@@ -36,19 +35,23 @@ func Example() {
 		}
 		return weatherOut{City: in.City, TempC: 21.5}, nil
 	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 
-	cfg := config.Default() // start from the spec's defaults
+	cfg := core.DefaultConfig() // the spec's defaults, Code Mode off
 	cfg.Enabled = true
 	cfg.TimeoutMs = 500
 	rt, err := core.New(ctx, core.Options{
 		Config: cfg,
-		Tools: func(ctx context.Context, s core.Scope) ([]catalog.Tool, error) {
-			return []catalog.Tool{weather}, nil
+		Tools: func(ctx context.Context, s core.Scope) ([]core.Tool, error) {
+			return []core.Tool{weather}, nil
 		},
 		Logger: slog.New(slog.NewTextHandler(os.Stderr, nil)), // tool panics, broken namespaces, traps
 		// A module fetched with go get embeds no quickjs.wasm: after
 		// `npm i quickjs-wasi@3.7.0`, pass
-		// QuickJSWasmPath: "node_modules/quickjs-wasi/quickjs.wasm",
+		// Engine: core.EngineConfig{QuickJSWasmPath: "node_modules/quickjs-wasi/quickjs.wasm"},
 	})
 	if err != nil {
 		fmt.Println(err)

@@ -8,12 +8,12 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/internal/cellcheck"
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/namespace"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/cellcheck"
+	"github.com/codemode-go/codemode/internal/config"
 	json "github.com/codemode-go/codemode/internal/jsonx"
+	"github.com/codemode-go/codemode/internal/namespace"
 )
 
 // Scope is who runs: a suspended run is only visible to the scope that made it.
@@ -80,10 +80,10 @@ type ToolUpdate struct {
 // too), and the after-hooks see its result under the outer exec's hook event.
 func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result {
 	if rt.qjs == nil {
-		return failed(CodeRuntimeUnavailable, errRelayOnly, Telemetry{})
+		return failed(CodeRuntimeUnavailable, errRelayOnly, catalog.Telemetry{})
 	}
 	if !rt.enter() {
-		return failed(CodeRuntimeUnavailable, msgClosed, Telemetry{})
+		return failed(CodeRuntimeUnavailable, msgClosed, catalog.Telemetry{})
 	}
 	defer rt.leave()
 	raw, _ := json.Marshal(in)
@@ -101,10 +101,10 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []byte) (Result, *run, string) {
 	src, lang, msg := rt.checkInput(in)
 	if ctx.Err() != nil {
-		return failed("", msgAborted, Telemetry{}), nil, lang
+		return failed("", msgAborted, catalog.Telemetry{}), nil, lang
 	}
 	cat, visible, servers, err := rt.buildCatalog(ctx, call.Scope)
-	var tel Telemetry
+	var tel catalog.Telemetry
 	if cat != nil {
 		tel = cat.Telemetry(visible)
 	}
@@ -174,10 +174,10 @@ func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []
 // failures carry the telemetry of the run (or of the caller's catalog).
 func (rt *Runtime) Wait(ctx context.Context, call CallInfo, in WaitInput) Result {
 	if rt.qjs == nil {
-		return failed(CodeRuntimeUnavailable, errRelayOnly, Telemetry{})
+		return failed(CodeRuntimeUnavailable, errRelayOnly, catalog.Telemetry{})
 	}
 	if !rt.enter() {
-		return failed(CodeRuntimeUnavailable, msgClosed, Telemetry{})
+		return failed(CodeRuntimeUnavailable, msgClosed, catalog.Telemetry{})
 	}
 	defer rt.leave()
 	raw, _ := json.Marshal(in)
@@ -225,10 +225,10 @@ func (rt *Runtime) wait(ctx context.Context, call CallInfo, in WaitInput, ev cat
 
 // scopeTelemetry is the telemetry of a call that has no run: the caller's
 // catalog counts and model-visible tool names, with no calls counted.
-func (rt *Runtime) scopeTelemetry(ctx context.Context, scope Scope) Telemetry {
+func (rt *Runtime) scopeTelemetry(ctx context.Context, scope Scope) catalog.Telemetry {
 	cat, visible, _, err := rt.buildCatalog(context.WithoutCancel(ctx), scope)
 	if err != nil || cat == nil {
-		return Telemetry{}
+		return catalog.Telemetry{}
 	}
 	return cat.Telemetry(visible)
 }
@@ -399,7 +399,7 @@ func newRunID() string {
 	return "cm_" + hex.EncodeToString(b[:])
 }
 
-func failed(code ErrorCode, msg string, tel Telemetry) Result {
+func failed(code ErrorCode, msg string, tel catalog.Telemetry) Result {
 	if tel.ModelVisibleTools == nil {
 		tel.ModelVisibleTools = []string{"exec", "wait"}
 	}

@@ -7,11 +7,11 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/namespace"
-	"github.com/codemode-go/codemode/core/namespace/issuesdemo"
-	"github.com/codemode-go/codemode/examples/toolset"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/issuesdemo"
+	"github.com/codemode-go/codemode/internal/namespace"
+	"github.com/codemode-go/codemode/internal/toolset"
 )
 
 // newRuntimeWith is newRuntime with access to the remaining Options (policy,

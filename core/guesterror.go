@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/codemode-go/codemode/core/internal/cellcheck"
+	"github.com/codemode-go/codemode/internal/cellcheck"
 	"github.com/codemode-go/codemode/internal/quickjs"
 )
 

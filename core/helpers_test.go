@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
 )
 
 var testScope = core.Scope{AgentID: "agent-1", SessionID: "s-1", SessionKey: "key-1", AgentRunID: "run-1"}

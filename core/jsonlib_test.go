@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/examples/toolset"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/toolset"
 	gojson "github.com/goccy/go-json"
 )
 
@@ -63,7 +63,7 @@ func TestJSONLibraries(t *testing.T) {
 		Status    Status             `json:"status"`
 		Value     stdjson.RawMessage `json:"value"`
 		Output    []Output           `json:"output,omitempty"`
-		Telemetry Telemetry          `json:"telemetry"`
+		Telemetry catalog.Telemetry  `json:"telemetry"`
 	}
 	res := completed{Status: StatusCompleted, Value: details, Telemetry: cat.Telemetry([]string{"exec", "wait"})}
 	for i := range 5 {

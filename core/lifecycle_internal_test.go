@@ -6,9 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/engine"
-	"github.com/codemode-go/codemode/core/engine/wazeroengine"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/engine"
+	"github.com/codemode-go/codemode/internal/engine/wazeroengine"
+	"github.com/codemode-go/codemode/internal/hostopts"
 )
 
 func testConfig(mod func(*config.Config)) config.Config {
@@ -64,7 +65,7 @@ func TestCloseLeavesAHostEngineOpen(t *testing.T) {
 	}
 	defer eng.Close(ctx)
 	cc := &closeCounter{Engine: eng}
-	rt, err := New(ctx, Options{Config: testConfig(nil), Engine: cc})
+	rt, err := New(ctx, Options{Config: testConfig(nil), host: hostopts.Options{Engine: cc}})
 	if err != nil {
 		t.Fatal(err)
 	}

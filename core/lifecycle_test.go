@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
 )
 
 // heldTool blocks until release is closed or its context ends; canceled is
@@ -87,7 +87,7 @@ func TestSpecLebenszyklus_AbortAndEndSessionReachARunBeingResumed(t *testing.T) 
 			}
 			got := <-done
 			mustFail(t, got, "", "code mode run was aborted.")
-			if st := rt.Stats(); st.Suspended != 0 {
+			if st := core.StatsOf(rt); st.Suspended != 0 {
 				t.Fatalf("the aborted run came back: %+v", st)
 			}
 			mustFail(t, wait(t, rt, r.RunID), core.CodeInvalidInput, "code mode run is unavailable or expired.")

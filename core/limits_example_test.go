@@ -5,15 +5,13 @@ import (
 	"fmt"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
 )
 
 // Two runtimes of one process share the spec's cap on suspended runs on
 // purpose by passing one SuspendLimits; a runtime given none has its own.
 func ExampleSuspendLimits() {
 	ctx := context.Background()
-	cfg := config.Default()
+	cfg := core.DefaultConfig()
 	cfg.Enabled = true
 	shared := core.NewSuspendLimits(2, 0) // two suspended runs between them
 	var rts []*core.Runtime
@@ -40,10 +38,10 @@ func ExampleSuspendLimits() {
 // run receives it in CallInfo.OnUpdate, named by the nested call.
 func ExampleCallInfo_onUpdate() {
 	ctx := context.Background()
-	cfg := config.Default()
+	cfg := core.DefaultConfig()
 	cfg.Enabled = true
-	rt, err := core.New(ctx, core.Options{Config: cfg, Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) {
-		return []catalog.Tool{counter{}}, nil
+	rt, err := core.New(ctx, core.Options{Config: cfg, Tools: func(context.Context, core.Scope) ([]core.Tool, error) {
+		return []core.Tool{counter{}}, nil
 	}})
 	if err != nil {
 		fmt.Println(err)
@@ -65,16 +63,16 @@ func ExampleCallInfo_onUpdate() {
 // counter streams each step before it returns.
 type counter struct{}
 
-func (counter) Spec() catalog.Spec {
-	return catalog.Spec{Name: "count", Description: "Counts to three, streaming each step.", Owner: "core", ReadOnly: true,
+func (counter) Spec() core.Spec {
+	return core.Spec{Name: "count", Description: "Counts to three, streaming each step.", Owner: "core", ReadOnly: true,
 		Parameters: []byte(`{"type":"object"}`)}
 }
 
-func (counter) Execute(_ context.Context, call catalog.Call) (catalog.Result, error) {
+func (counter) Execute(_ context.Context, call core.ToolCall) (core.ToolResult, error) {
 	for i := 1; i < 3; i++ {
 		if call.Update != nil {
-			call.Update(catalog.Result{Details: []byte(fmt.Sprintf(`{"at":%d}`, i))})
+			call.Update(core.ToolResult{Details: []byte(fmt.Sprintf(`{"at":%d}`, i))})
 		}
 	}
-	return catalog.Result{Details: []byte(`3`)}, nil
+	return core.ToolResult{Details: []byte(`3`)}, nil
 }

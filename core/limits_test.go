@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/config"
 )
 
 func TestChecklist_InfiniteLoopsTimeOutAndCannotBlockTheGateway(t *testing.T) {
@@ -36,7 +36,7 @@ func TestChecklist_InfiniteLoopsTimeOutAndCannotBlockTheGateway(t *testing.T) {
 	}
 	mustFail(t, <-spin, core.CodeTimeout, "timeoutMs")
 	// Nothing is left behind, and the runtime still serves.
-	if rt.Stats().Suspended != 0 {
+	if core.StatsOf(rt).Suspended != 0 {
 		t.Fatal("timed-out run kept")
 	}
 	if value(t, exec(t, rt, `return "alive"`)) != "alive" {
@@ -115,7 +115,7 @@ func TestChecklist_OutputAndSnapshotLimitsForCompletedAndSuspendedRuns(t *testin
 		rt := newRuntime(t, func(c *config.Config) { c.MaxSnapshotBytes = 4096 })
 		r := exec(t, rt, `globalThis.big = Array.from({length: 20000}, (_, i) => "item-" + i * 7919); await yield_control(); return big.length`)
 		mustFail(t, r, core.CodeSnapshotLimitExceeded, "maxSnapshotBytes (4096)")
-		if rt.Stats().Suspended != 0 {
+		if core.StatsOf(rt).Suspended != 0 {
 			t.Fatal("over-limit snapshot stored")
 		}
 	})

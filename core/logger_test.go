@@ -12,11 +12,12 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/engine"
-	"github.com/codemode-go/codemode/core/engine/wazeroengine"
-	"github.com/codemode-go/codemode/core/namespace"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/engine"
+	"github.com/codemode-go/codemode/internal/engine/wazeroengine"
+	"github.com/codemode-go/codemode/internal/hostopts"
+	"github.com/codemode-go/codemode/internal/namespace"
 )
 
 // logBuffer is a concurrency-safe slog sink: tools run on their own goroutines.
@@ -136,7 +137,9 @@ func TestLoggerGetsEngineTraps(t *testing.T) {
 	var logs logBuffer
 	cfg := config.Default()
 	cfg.Enabled = true
-	rt, err := core.New(ctx, core.Options{Config: cfg, Engine: trapEngine{w, armed}, Logger: logs.logger()})
+	opts := core.Options{Config: cfg, Logger: logs.logger()}
+	hostopts.Of(&opts).Engine = trapEngine{w, armed}
+	rt, err := core.New(ctx, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

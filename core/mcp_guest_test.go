@@ -9,9 +9,10 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/mcp"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/relay"
 )
 
 // TestGuestMCP runs the guest-side MCP checks against the real server-everything
@@ -312,7 +313,7 @@ func TestMCPServersPerScope(t *testing.T) {
 		if err != nil || len(cat.MCPServers) != tc.mcp {
 			t.Errorf("%s: relay catalog has %d MCP servers (%v), want %d", tc.agent, len(cat.MCPServers), err, tc.mcp)
 		}
-		_, terr := rt.ReadMCP(context.Background(), core.CallInfo{Scope: scope}, core.MCPRead{Server: "everything", Prompt: "simple-prompt"})
+		_, terr := rt.ReadMCP(context.Background(), core.CallInfo{Scope: scope}, relay.MCPRead{Server: "everything", Prompt: "simple-prompt"})
 		if (terr == nil) != (tc.mcp == 1) {
 			t.Errorf("%s: reading the server's prompt: %v", tc.agent, terr)
 		}

@@ -11,15 +11,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codemode-go/codemode/core/internal/mcptest"
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/mcp/httpmcp"
-	"github.com/codemode-go/codemode/core/mcp/stdio"
+	"github.com/codemode-go/codemode/internal/mcptest"
 )
 
 // ---- the real @modelcontextprotocol/server-everything ----
 //
-// Both start the real server through core/internal/mcptest.
+// Both start the real server through internal/mcptest.
 
 // connectEverythingStdio spawns server-everything over stdio as server name.
 func connectEverythingStdio(t testing.TB, name string) *mcp.Server {
@@ -27,7 +25,7 @@ func connectEverythingStdio(t testing.TB, name string) *mcp.Server {
 	node, script := mcptest.Script(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, err := stdio.Connect(ctx, name, stdio.Command{Path: node, Args: []string{script, "stdio"}})
+	s, err := mcp.ConnectStdio(ctx, name, mcp.StdioCommand{Path: node, Args: []string{script, "stdio"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +40,7 @@ func connectEverythingHTTP(t testing.TB, name string) *mcp.Server {
 	endpoint := mcptest.StartHTTP(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, err := httpmcp.Connect(ctx, name, endpoint, &http.Client{Timeout: 60 * time.Second})
+	s, err := mcp.ConnectHTTP(ctx, name, endpoint, &http.Client{Timeout: 60 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

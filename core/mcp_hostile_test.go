@@ -14,11 +14,9 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/internal/mcptest/hostile"
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/mcp/httpmcp"
-	"github.com/codemode-go/codemode/core/mcp/stdio"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/mcptest/hostile"
 )
 
 // TestMain lets this test binary double as the hostile MCP server: the tests
@@ -34,7 +32,7 @@ func connectHostileStdio(t testing.TB, name string) *mcp.Server {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, err := stdio.Connect(ctx, name, stdio.Command{Path: os.Args[0], Env: append(os.Environ(), hostile.EnvServe+"=stdio"), Stderr: testWriter{t}})
+	s, err := mcp.ConnectStdio(ctx, name, mcp.StdioCommand{Path: os.Args[0], Env: append(os.Environ(), hostile.EnvServe+"=stdio"), Stderr: testWriter{t}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +53,7 @@ func connectHostileHTTP(t testing.TB, name string) *mcp.Server {
 	t.Cleanup(srv.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	s, err := httpmcp.Connect(ctx, name, srv.URL, &http.Client{Timeout: 60 * time.Second})
+	s, err := mcp.ConnectHTTP(ctx, name, srv.URL, &http.Client{Timeout: 60 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,7 +94,7 @@ func guestString(t *testing.T, rt *core.Runtime, code string) string {
 	return s
 }
 
-// TestHostileMCPServer connects the hostile server (core/internal/mcptest/hostile)
+// TestHostileMCPServer connects the hostile server (internal/mcptest/hostile)
 // over stdio and Streamable HTTP and asserts, through the guest, that its
 // metadata is bounded and escaped and absent from the model-visible surface, that
 // colliding names never shadow helpers or object members, and that oversized,
@@ -111,7 +109,7 @@ func TestHostileMCPServer(t *testing.T) {
 			dropped := map[string]string{}
 			for _, d := range srv.Dropped() {
 				dropped[d.Name] = d.Reason
-				if len(d.Name) > mcp.MaxNameBytes+len("…") {
+				if len(d.Name) > 128 /* core/mcp maxNameBytes */ +len("…") {
 					t.Errorf("dropped name not clipped: %d bytes", len(d.Name))
 				}
 			}
@@ -121,7 +119,7 @@ func TestHostileMCPServer(t *testing.T) {
 				}
 			}
 			for _, tl := range srv.Tools() {
-				if d := tl.Spec().Description; len(d) > mcp.MaxDescriptionBytes {
+				if d := tl.Spec().Description; len(d) > 4<<10 /* core/mcp maxDescriptionBytes */ {
 					t.Errorf("%s description is %d bytes", tl.Spec().Name, len(d))
 				}
 			}

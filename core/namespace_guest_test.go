@@ -9,11 +9,11 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/namespace"
-	"github.com/codemode-go/codemode/core/namespace/issuesdemo"
-	"github.com/codemode-go/codemode/examples/toolset"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/issuesdemo"
+	"github.com/codemode-go/codemode/internal/namespace"
+	"github.com/codemode-go/codemode/internal/toolset"
 )
 
 // The guest-side items of the spec's namespace checklist ("Testprüfliste"),

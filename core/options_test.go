@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/config"
 )
 
 func TestNewSaysHowToFixItsOptions(t *testing.T) {
@@ -27,11 +27,11 @@ func TestNewSaysHowToFixItsOptions(t *testing.T) {
 	}{
 		{name: "zero config", opts: core.Options{}, want: []string{"core.Options.Config is not set", "config.Default()", "cfg.Enabled = true"}},
 		{name: "disabled", opts: core.Options{Config: config.Default()}, want: []string{"disabled", "cfg.Enabled = true"}},
-		{name: "missing wasm path", opts: core.Options{Config: enabled, QuickJSWasmPath: "nope/quickjs.wasm"}, unavailable: true,
+		{name: "missing wasm path", opts: core.Options{Config: enabled, Engine: core.EngineConfig{QuickJSWasmPath: "nope/quickjs.wasm"}}, unavailable: true,
 			want: []string{`QuickJSWasmPath "nope/quickjs.wasm" does not exist`, "npm i quickjs-wasi@3.7.0", "node_modules/quickjs-wasi/quickjs.wasm"}},
-		{name: "wrong wasm bytes", opts: core.Options{Config: enabled, QuickJSWasm: []byte("\x00asm")}, unavailable: true,
+		{name: "wrong wasm bytes", opts: core.Options{Config: enabled, Engine: core.EngineConfig{QuickJSWasm: []byte("\x00asm")}}, unavailable: true,
 			want: []string{"QuickJSWasm: quickjs.wasm has sha256", "npm i quickjs-wasi@3.7.0"}},
-		{name: "npm wasm path", opts: core.Options{Config: enabled, QuickJSWasmPath: npmWasm}},
+		{name: "npm wasm path", opts: core.Options{Config: enabled, Engine: core.EngineConfig{QuickJSWasmPath: npmWasm}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rt, err := core.New(context.Background(), tc.opts)

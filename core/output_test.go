@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/config"
 )
 
 func TestConsoleWritesTextOutput(t *testing.T) {

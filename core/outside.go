@@ -27,15 +27,8 @@ func (o *outside) count() int {
 
 type outsideKey struct{}
 
-// WaitOutside marks the nested tool call running under ctx (as passed to a
-// catalog.Tool's Execute) as waiting for the host outside the module. Call the
-// returned release, once or more, as soon as the answer is known to be on its
-// way (synchronously, in the code that hands the answer over), and before
-// blocking on anything else. While every pending call of a run is marked, the
-// run suspends at once with a waiting result (reason pending_tools) instead of
-// blocking; a later wait continues it. Outside a run (a direct tool call) it
-// does nothing.
-func WaitOutside(ctx context.Context) (release func()) {
+// waitOutside is hostopts.WaitOutside (set in init).
+func waitOutside(ctx context.Context) (release func()) {
 	o, _ := ctx.Value(outsideKey{}).(*outside)
 	if o == nil {
 		return func() {}

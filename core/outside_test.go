@@ -7,12 +7,13 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/hostopts"
 )
 
 // hostTool waits for its answer from outside the program, as a WebAssembly
-// host's tool does: it marks itself with core.WaitOutside and blocks on a channel
+// host's tool does: it marks itself with hostopts.WaitOutside and blocks on a channel
 // that the test (the "host") feeds.
 type hostTool struct {
 	started chan func(catalog.Result) // hands the host a settle function
@@ -24,7 +25,7 @@ func (hostTool) Spec() catalog.Spec {
 }
 
 func (h hostTool) Execute(ctx context.Context, call catalog.Call) (catalog.Result, error) {
-	release := core.WaitOutside(ctx)
+	release := hostopts.WaitOutside(ctx)
 	defer release()
 	answer := make(chan catalog.Result, 1)
 	h.started <- func(r catalog.Result) { release(); answer <- r }

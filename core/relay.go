@@ -6,59 +6,23 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/internal/apifiles"
 	"github.com/codemode-go/codemode/core/mcp"
+	"github.com/codemode-go/codemode/internal/apifiles"
+	"github.com/codemode-go/codemode/internal/catalog"
 	json "github.com/codemode-go/codemode/internal/jsonx"
+	"github.com/codemode-go/codemode/internal/relay"
 	"github.com/codemode-go/codemode/internal/text"
 )
-
-// RemoteCatalog is this runtime's catalog for one scope as a core running
-// elsewhere needs it (a page or a Worker that relays server tools back here
-// through CallTool): every entry with its schemas, trust and owner, and for each
-// visible MCP server what its MCP.<server> namespace shows.
-type RemoteCatalog struct {
-	// Entries are the run's catalog entries with their schemas, trust and owner.
-	Entries []catalog.ExportedEntry `json:"entries"`
-	// MCPServers are the visible MCP servers.
-	MCPServers []RemoteMCPServer `json:"mcpServers"`
-}
-
-// RemoteMCPServer is one visible MCP server: its name, the guest namespace it
-// appears under, its listed resources and prompts, and the declaration files
-// API.read serves for it (rendered from the policy-filtered catalog).
-type RemoteMCPServer struct {
-	// Name is the server's configured name.
-	Name string `json:"name"`
-	// Namespace is the safe spelling the guest reaches it under, MCP.<Namespace>.
-	Namespace string `json:"namespace"`
-	// Tools are the server's visible tool names.
-	Tools []string `json:"tools"`
-	// Resources are the server's listed resources.
-	Resources []mcp.Resource `json:"resources"`
-	// Prompts are the server's listed prompts.
-	Prompts []mcp.Prompt `json:"prompts"`
-	// Declarations are the API files rendered for the server.
-	Declarations []RemoteFile `json:"declarations"`
-}
-
-// RemoteFile is one read-only declaration file.
-type RemoteFile struct {
-	// Path is the file's path under API, e.g. mcp/github.d.ts.
-	Path string `json:"path"`
-	// Content is the file's text.
-	Content string `json:"content"`
-}
 
 // Catalog builds the run catalog of scope exactly as an exec would (host tools,
 // MCP servers, policy, scope filtering, control and direct-only tools left out)
 // and exports it.
-func (rt *Runtime) Catalog(ctx context.Context, scope Scope) (RemoteCatalog, error) {
+func (rt *Runtime) Catalog(ctx context.Context, scope Scope) (relay.Catalog, error) {
 	cat, _, servers, err := rt.buildCatalog(ctx, scope)
 	if err != nil {
-		return RemoteCatalog{}, errors.New("code mode could not build the tool catalog: " + plainMessage(err))
+		return relay.Catalog{}, errors.New("code mode could not build the tool catalog: " + plainMessage(err))
 	}
-	out := RemoteCatalog{Entries: cat.Export(), MCPServers: []RemoteMCPServer{}}
+	out := relay.Catalog{Entries: cat.Export(), MCPServers: []relay.MCPServer{}}
 	var specs []catalog.Spec
 	byServer := map[string][]string{}
 	for _, e := range out.Entries {
@@ -72,7 +36,7 @@ func (rt *Runtime) Catalog(ctx context.Context, scope Scope) (RemoteCatalog, err
 	infos, _ := files.List("")
 	for _, d := range decls {
 		srv := serverNamed(servers, d.Name)
-		rs := RemoteMCPServer{Name: d.Name, Tools: byServer[d.Name], Resources: []mcp.Resource{}, Prompts: []mcp.Prompt{}, Declarations: []RemoteFile{}}
+		rs := relay.MCPServer{Name: d.Name, Tools: byServer[d.Name], Resources: []mcp.Resource{}, Prompts: []mcp.Prompt{}, Declarations: []relay.File{}}
 		if srv != nil {
 			rs.Resources = append(rs.Resources, srv.Resources()...)
 			rs.Prompts = append(rs.Prompts, srv.Prompts()...)
@@ -83,7 +47,7 @@ func (rt *Runtime) Catalog(ctx context.Context, scope Scope) (RemoteCatalog, err
 			}
 			rs.Namespace = fi.Namespace
 			if content, err := files.Read(fi.Path); err == nil {
-				rs.Declarations = append(rs.Declarations, RemoteFile{Path: fi.Path, Content: content})
+				rs.Declarations = append(rs.Declarations, relay.File{Path: fi.Path, Content: content})
 			}
 		}
 		out.MCPServers = append(out.MCPServers, rs)
@@ -91,28 +55,15 @@ func (rt *Runtime) Catalog(ctx context.Context, scope Scope) (RemoteCatalog, err
 	return out, nil
 }
 
-// ToolError is a relayed tool call that failed: a stable code and a message
-// for the model (never a Go type, stack or host path).
-type ToolError struct {
-	// Code is one of unknown_tool, denied, approval_denied, restart_safe,
-	// invalid_input, output_contract, aborted and tool_failed.
-	Code string `json:"code"`
-	// Message says what went wrong, in words for the model.
-	Message string `json:"message"`
-}
-
-// Error is the message.
-func (e *ToolError) Error() string { return e.Message }
-
 // CallTool runs one catalog tool for a core running elsewhere, through the same
 // execution path as a guest call (policy, scope, hooks, approvals, output
 // contract, trajectory and the transcript): control and denied tools are unknown
 // ids here exactly as in the guest. MCP ids go the MCP.<server> path, all others
 // the tools.* path. A tool that panics is a failed call, never a crash.
-func (rt *Runtime) CallTool(ctx context.Context, call CallInfo, id string, input json.RawMessage) (catalog.Result, *ToolError) {
+func (rt *Runtime) CallTool(ctx context.Context, call CallInfo, id string, input json.RawMessage) (ToolResult, *relay.ToolError) {
 	cat, _, _, err := rt.buildCatalog(ctx, call.Scope)
 	if err != nil {
-		return catalog.Result{}, &ToolError{Code: "tool_failed", Message: "code mode could not build the tool catalog: " + plainMessage(err)}
+		return catalog.Result{}, &relay.ToolError{Code: "tool_failed", Message: "code mode could not build the tool catalog: " + plainMessage(err)}
 	}
 	return rt.callIn(ctx, call, cat, id, input, "tools/call")
 }
@@ -124,10 +75,10 @@ func (rt *Runtime) CallTool(ctx context.Context, call CallInfo, id string, input
 // scope, hooks, approvals, input check, output contract, transcript) over a
 // catalog of the direct-only tools alone, so a direct-only tool stays out of
 // every guest's reach; a name that is not one of them is unknown_tool.
-func (rt *Runtime) CallDirect(ctx context.Context, call CallInfo, name string, input json.RawMessage) (catalog.Result, *ToolError) {
+func (rt *Runtime) CallDirect(ctx context.Context, call CallInfo, name string, input json.RawMessage) (ToolResult, *relay.ToolError) {
 	tools, _, err := rt.effectiveTools(ctx, call.Scope)
 	if err != nil {
-		return catalog.Result{}, &ToolError{Code: "tool_failed", Message: "code mode could not build the tool list: " + plainMessage(err)}
+		return catalog.Result{}, &relay.ToolError{Code: "tool_failed", Message: "code mode could not build the tool list: " + plainMessage(err)}
 	}
 	var direct []catalog.Tool
 	for _, t := range tools {
@@ -137,14 +88,14 @@ func (rt *Runtime) CallDirect(ctx context.Context, call CallInfo, name string, i
 	}
 	cat, err := catalog.Build(direct, rt.buildOptions(call.Scope))
 	if err != nil {
-		return catalog.Result{}, &ToolError{Code: "tool_failed", Message: "code mode could not build the tool catalog: " + plainMessage(err)}
+		return catalog.Result{}, &relay.ToolError{Code: "tool_failed", Message: "code mode could not build the tool catalog: " + plainMessage(err)}
 	}
 	id := ""
 	if es := cat.Entries(); len(es) > 0 {
 		id = es[0].ID
 	}
 	if id == "" {
-		return catalog.Result{}, &ToolError{Code: "unknown_tool", Message: "no direct tool is named " + strconv.Quote(text.Cut(name, 128)) + "; the model-visible tools are exec, wait and the surface's direct-only tools."}
+		return catalog.Result{}, &relay.ToolError{Code: "unknown_tool", Message: "no direct tool is named " + strconv.Quote(text.Cut(name, 128)) + "; the model-visible tools are exec, wait and the surface's direct-only tools."}
 	}
 	return rt.callIn(ctx, call, cat, id, input, "direct")
 }
@@ -160,7 +111,7 @@ func (d directTool) Spec() catalog.Spec {
 
 // callIn runs id of cat for a caller outside a run and files it in the
 // transcript under what.
-func (rt *Runtime) callIn(ctx context.Context, call CallInfo, cat *catalog.Catalog, id string, input json.RawMessage, what string) (catalog.Result, *ToolError) {
+func (rt *Runtime) callIn(ctx context.Context, call CallInfo, cat *catalog.Catalog, id string, input json.RawMessage, what string) (catalog.Result, *relay.ToolError) {
 	via := catalog.ViaTools
 	if strings.HasPrefix(id, string(catalog.SourceMCP)+":") {
 		via = catalog.ViaMCP
@@ -171,7 +122,7 @@ func (rt *Runtime) callIn(ctx context.Context, call CallInfo, cat *catalog.Catal
 	}
 	res, err := cat.Call(ctx, id, input, cc)
 	status := StatusCompleted
-	var te *ToolError
+	var te *relay.ToolError
 	if err != nil {
 		status, te = StatusFailed, toolError(ctx, err)
 	}
@@ -180,7 +131,7 @@ func (rt *Runtime) callIn(ctx context.Context, call CallInfo, cat *catalog.Catal
 	return res, te
 }
 
-func toolError(ctx context.Context, err error) *ToolError {
+func toolError(ctx context.Context, err error) *relay.ToolError {
 	code := "tool_failed"
 	for _, k := range []struct {
 		kind error
@@ -199,20 +150,7 @@ func toolError(ctx context.Context, err error) *ToolError {
 	if ctx.Err() != nil || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		code, msg = "aborted", "the tool call was aborted before it finished."
 	}
-	return &ToolError{Code: code, Message: msg}
-}
-
-// MCPRead is one resources.read or prompts.get for a core running elsewhere:
-// Server and either URI (a resource) or Prompt with its Arguments.
-type MCPRead struct {
-	// Server is the MCP server's configured name.
-	Server string
-	// URI is the resource to read; empty for a prompt.
-	URI string
-	// Prompt is the prompt to render when URI is empty.
-	Prompt string
-	// Arguments are the prompt's arguments.
-	Arguments map[string]string
+	return &relay.ToolError{Code: code, Message: msg}
 }
 
 // ReadMCP reads a resource or renders a prompt of one of this runtime's MCP
@@ -220,7 +158,7 @@ type MCPRead struct {
 // /v1/mcp/prompts/get), with the visibility a guest of scope has: a server
 // none of whose tools the scope's catalog shows (policy, scope filtering)
 // exposes nothing, exactly as MCP.<server> does not exist in its guest.
-func (rt *Runtime) ReadMCP(ctx context.Context, call CallInfo, rd MCPRead) (json.RawMessage, *ToolError) {
+func (rt *Runtime) ReadMCP(ctx context.Context, call CallInfo, rd relay.MCPRead) (json.RawMessage, *relay.ToolError) {
 	what := "mcp/resources/read"
 	if rd.URI == "" {
 		what = "mcp/prompts/get"
@@ -234,10 +172,10 @@ func (rt *Runtime) ReadMCP(ctx context.Context, call CallInfo, rd MCPRead) (json
 	return raw, te
 }
 
-func (rt *Runtime) readMCP(ctx context.Context, scope Scope, rd MCPRead) (json.RawMessage, *ToolError) {
+func (rt *Runtime) readMCP(ctx context.Context, scope Scope, rd relay.MCPRead) (json.RawMessage, *relay.ToolError) {
 	cat, _, servers, err := rt.buildCatalog(ctx, scope)
 	if err != nil {
-		return nil, &ToolError{Code: "tool_failed", Message: "code mode could not build the tool catalog: " + plainMessage(err)}
+		return nil, &relay.ToolError{Code: "tool_failed", Message: "code mode could not build the tool catalog: " + plainMessage(err)}
 	}
 	// The guest's rule (run.init's mcpIDs): a server is visible when the
 	// catalog holds one of its MCP entries.
@@ -250,7 +188,7 @@ func (rt *Runtime) readMCP(ctx context.Context, scope Scope, rd MCPRead) (json.R
 	}
 	srv := serverNamed(servers, rd.Server)
 	if !visible || srv == nil {
-		return nil, &ToolError{Code: "unknown_tool", Message: "unknown MCP server " + text.Cut(rd.Server, 100)}
+		return nil, &relay.ToolError{Code: "unknown_tool", Message: "unknown MCP server " + text.Cut(rd.Server, 100)}
 	}
 	var raw json.RawMessage
 	if rd.URI != "" {

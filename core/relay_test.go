@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/internal/catalog"
 )
 
 // TestCallToolGoesThroughTheCatalogPath: a relayed call sees the same hooks,

@@ -7,7 +7,8 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/hostopts"
 )
 
 // An interrupt budget alone stops a busy cell: with the wall-clock deadline 60 s
@@ -17,7 +18,7 @@ import (
 // the 10 s bound fails. This is the situation of a deployed Worker, whose clock
 // stands still during CPU work.
 func TestInterruptBudgetStopsABusyCellWhenTheClockWouldNot(t *testing.T) {
-	rt := newRuntimeWith(t, func(c *config.Config) { c.TimeoutMs = 60000 }, func(o *core.Options) { o.InterruptsPerSecond = 10 })
+	rt := newRuntimeWith(t, func(c *config.Config) { c.TimeoutMs = 60000 }, func(o *core.Options) { o.Engine.InterruptsPerSecond = 10 })
 	for _, code := range []string{`while (true) {}`, `let i = 0; for (;;) { i++ }`} {
 		start := time.Now()
 		mustFail(t, exec(t, rt, code), core.CodeTimeout, "timeoutMs")
@@ -33,7 +34,7 @@ func TestInterruptBudgetStopsABusyCellWhenTheClockWouldNot(t *testing.T) {
 func TestNegativeInterruptRateIsRefused(t *testing.T) {
 	cfg := config.Default()
 	cfg.Enabled = true
-	if _, err := core.New(context.Background(), core.Options{Config: cfg, InterruptsPerSecond: -1}); err == nil {
+	if _, err := core.New(context.Background(), core.Options{Config: cfg, Engine: core.EngineConfig{InterruptsPerSecond: -1}}); err == nil {
 		t.Fatal("a negative InterruptsPerSecond must be an error")
 	}
 }
@@ -42,7 +43,7 @@ func TestNegativeInterruptRateIsRefused(t *testing.T) {
 // with runtime_unavailable, without ever loading QuickJS (its engine is never
 // asked for: a nil-engine wazero default would cost a compile per process).
 func TestRelayOnlyServesCatalogAndToolCallsButNoCells(t *testing.T) {
-	rt := newRuntimeWith(t, nil, func(o *core.Options) { o.RelayOnly = true })
+	rt := newRuntimeWith(t, nil, func(o *core.Options) { hostopts.Of(o).RelayOnly = true })
 	cat, err := rt.Catalog(context.Background(), testScope)
 	if err != nil || len(cat.Entries) == 0 {
 		t.Fatalf("catalog: %v, %d entries", err, len(cat.Entries))

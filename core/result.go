@@ -1,7 +1,7 @@
 package core
 
 import (
-	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/internal/catalog"
 	"time"
 
 	json "github.com/codemode-go/codemode/internal/jsonx"
@@ -90,8 +90,9 @@ type Result struct {
 	Code ErrorCode `json:"code,omitempty"`
 	// Output are the text() / json() / console.* items in order, bounded by maxOutputBytes.
 	Output []Output `json:"output,omitempty"`
-	// Telemetry is reported on every result.
-	Telemetry Telemetry `json:"telemetry"`
+	// Telemetry is reported on every result: catalog size and per-source counts,
+	// cumulative search/describe/call counts of the run, the model-visible tools.
+	Telemetry catalog.Telemetry `json:"telemetry"`
 	// RestartSafe marks a waiting result of a restartSafe run: safe to repeat
 	// (restart recovery may rebuild the turn instead of restoring the snapshot).
 	RestartSafe bool `json:"restartSafe,omitempty"`
@@ -101,10 +102,6 @@ type Result struct {
 	// result's JSON, whose code is runtime_unavailable.
 	RetryAfter time.Duration `json:"-"`
 }
-
-// Telemetry is reported on every result: catalog size and per-source counts,
-// cumulative search/describe/call counts of the run, the model-visible tools.
-type Telemetry = catalog.Telemetry
 
 // MarshalJSON writes exactly the spec's variant for the status, in the spec's
 // field order; `value` is always present on completed results (null included).
@@ -116,10 +113,10 @@ func (r Result) MarshalJSON() ([]byte, error) {
 			v = json.RawMessage("null")
 		}
 		return json.Marshal(struct {
-			Status    Status          `json:"status"`
-			Value     json.RawMessage `json:"value"`
-			Output    []Output        `json:"output,omitempty"`
-			Telemetry Telemetry       `json:"telemetry"`
+			Status    Status            `json:"status"`
+			Value     json.RawMessage   `json:"value"`
+			Output    []Output          `json:"output,omitempty"`
+			Telemetry catalog.Telemetry `json:"telemetry"`
 		}{r.Status, v, r.Output, r.Telemetry})
 	case StatusWaiting:
 		return json.Marshal(struct {
@@ -128,16 +125,16 @@ func (r Result) MarshalJSON() ([]byte, error) {
 			Reason           string            `json:"reason"`
 			PendingToolCalls []PendingToolCall `json:"pendingToolCalls,omitempty"`
 			Output           []Output          `json:"output,omitempty"`
-			Telemetry        Telemetry         `json:"telemetry"`
+			Telemetry        catalog.Telemetry `json:"telemetry"`
 			RestartSafe      bool              `json:"restartSafe,omitempty"`
 		}{r.Status, r.RunID, r.Reason, r.PendingToolCalls, r.Output, r.Telemetry, r.RestartSafe})
 	default:
 		return json.Marshal(struct {
-			Status    Status    `json:"status"`
-			Error     string    `json:"error"`
-			Code      ErrorCode `json:"code,omitempty"`
-			Output    []Output  `json:"output,omitempty"`
-			Telemetry Telemetry `json:"telemetry"`
+			Status    Status            `json:"status"`
+			Error     string            `json:"error"`
+			Code      ErrorCode         `json:"code,omitempty"`
+			Output    []Output          `json:"output,omitempty"`
+			Telemetry catalog.Telemetry `json:"telemetry"`
 		}{r.Status, r.Error, r.Code, r.Output, r.Telemetry})
 	}
 }

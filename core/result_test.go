@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
+	"github.com/codemode-go/codemode/internal/catalog"
 )
 
 func TestResultJSONIsTheSpecUnion(t *testing.T) {
-	tel := core.Telemetry{ModelVisibleTools: []string{"exec", "wait"}}
+	tel := catalog.Telemetry{ModelVisibleTools: []string{"exec", "wait"}}
 	tests := []struct {
 		r    core.Result
 		want string

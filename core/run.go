@@ -6,12 +6,12 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/internal/apifiles"
-	"github.com/codemode-go/codemode/core/internal/strictjson"
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/namespace"
+	"github.com/codemode-go/codemode/internal/apifiles"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/namespace"
 	"github.com/codemode-go/codemode/internal/quickjs"
+	"github.com/codemode-go/codemode/internal/strictjson"
 	"github.com/codemode-go/codemode/internal/text"
 )
 
@@ -492,7 +492,7 @@ func (r *run) failure(code ErrorCode, msg string) Result {
 	return Result{Status: StatusFailed, Error: msg, Code: code, Output: r.out, Telemetry: r.telemetry()}
 }
 
-func (r *run) telemetry() Telemetry { return r.cat.Telemetry(r.visible) }
+func (r *run) telemetry() catalog.Telemetry { return r.cat.Telemetry(r.visible) }
 
 func (r *run) nextID(kind string) string {
 	r.seq++

@@ -7,17 +7,17 @@ import (
 	"github.com/codemode-go/codemode/internal/quickjs"
 )
 
-// MaxSuspendedBytes is the default bound on the memory that suspended runs
+// maxSuspendedBytes is the default bound on the memory that suspended runs
 // hold together (their snapshots, counted as the Go heap they keep: see
 // quickjs.Snapshot.Bytes). maxSnapshotBytes bounds one run and the spec caps
 // the number of suspended runs, but 64 runs of a large snapshot each could
 // still hold gigabytes; past this budget a suspension is refused with
 // snapshot_limit_exceeded and nothing already suspended is lost.
-const MaxSuspendedBytes = 256 << 20
+const maxSuspendedBytes = 256 << 20
 
-// DefaultMaxSuspendedRuns is the spec's cap on suspended runs (per process:
+// defaultMaxSuspendedRuns is the spec's cap on suspended runs (per process:
 // `codemode serve` runs one Runtime).
-const DefaultMaxSuspendedRuns = 64
+const defaultMaxSuspendedRuns = 64
 
 // SuspendLimits bounds what suspended runs hold together: how many there are
 // and their snapshots' bytes. It is state, not configuration: every Runtime
@@ -34,13 +34,13 @@ type SuspendLimits struct {
 }
 
 // NewSuspendLimits makes limits of maxRuns suspended runs and maxBytes of
-// snapshots; 0 takes DefaultMaxSuspendedRuns and MaxSuspendedBytes.
+// snapshots; 0 takes defaultMaxSuspendedRuns and maxSuspendedBytes.
 func NewSuspendLimits(maxRuns int, maxBytes int64) *SuspendLimits {
 	if maxRuns <= 0 {
-		maxRuns = DefaultMaxSuspendedRuns
+		maxRuns = defaultMaxSuspendedRuns
 	}
 	if maxBytes <= 0 {
-		maxBytes = MaxSuspendedBytes
+		maxBytes = maxSuspendedBytes
 	}
 	return &SuspendLimits{maxRuns: maxRuns, maxBytes: maxBytes}
 }

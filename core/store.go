@@ -188,7 +188,7 @@ func (s *store) ended(r *run) bool {
 
 // Suspended returns how many runs of this runtime are suspended now.
 func (rt *Runtime) Suspended() int {
-	return rt.Stats().Suspended
+	return rt.stats().Suspended
 }
 
 // Abort ends a run of scope, suspended or being resumed right now: its

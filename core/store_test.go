@@ -7,8 +7,9 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/engine/wazeroengine"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/engine/wazeroengine"
+	"github.com/codemode-go/codemode/internal/hostopts"
 )
 
 // TestConsumedSnapshotsReleaseMemory measures the Go heap: 64 suspended runs with
@@ -32,7 +33,7 @@ func TestConsumedSnapshotsReleaseMemory(t *testing.T) {
 		}
 		ids = append(ids, r.RunID)
 	}
-	held := rt.Stats().SnapshotBytes
+	held := core.StatsOf(rt).SnapshotBytes
 	loaded := heap()
 	if held < 64*20_000 || loaded < base+uint64(held)*8/10 {
 		t.Fatalf("snapshots hold %d bytes; heap %d -> %d", held, base, loaded)
@@ -43,7 +44,7 @@ func TestConsumedSnapshotsReleaseMemory(t *testing.T) {
 		}
 	}
 	after := heap()
-	if st := rt.Stats(); st.Suspended != 0 || st.SnapshotBytes != 0 {
+	if st := core.StatsOf(rt); st.Suspended != 0 || st.SnapshotBytes != 0 {
 		t.Fatalf("store after completion: %+v", st)
 	}
 	if after > base+uint64(held)/5 {
@@ -57,7 +58,9 @@ func TestEngineStartFailureIsRuntimeUnavailable(t *testing.T) {
 	cfg.Enabled = true
 	// quickjs.wasm needs 18 pages of memory; a 4-page cap makes the engine refuse it.
 	eng, _ := wazeroengine.New(context.Background(), wazeroengine.Options{MaxMemoryPages: 4})
-	_, err := core.New(context.Background(), core.Options{Config: cfg, Engine: eng})
+	opts := core.Options{Config: cfg}
+	hostopts.Of(&opts).Engine = eng
+	_, err := core.New(context.Background(), opts)
 	var ue *core.UnavailableError
 	if !errors.As(err, &ue) {
 		t.Fatalf("err = %v", err)

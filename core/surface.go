@@ -3,8 +3,8 @@ package core
 import (
 	"context"
 
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/surface"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/surface"
 )
 
 // Surface returns the model-visible tools for a run of scope: exec, wait and the
@@ -39,21 +39,21 @@ func (rt *Runtime) Surface(ctx context.Context, scope Scope, disableTools bool) 
 	})
 }
 
-// Stats describes the suspended-run store.
-type Stats struct {
+// stats describes the suspended-run store.
+type stats struct {
 	// Suspended is the number of suspended runs.
 	Suspended int `json:"suspended"`
 	// SnapshotBytes is what their snapshots hold together.
 	SnapshotBytes int `json:"snapshotBytes"`
 }
 
-// Stats reports how many runs are suspended and what their snapshots hold.
-func (rt *Runtime) Stats() Stats {
+// stats reports how many runs are suspended and what their snapshots hold.
+func (rt *Runtime) stats() stats {
 	s := rt.store
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sweepLocked()
-	var st Stats
+	var st stats
 	for _, r := range s.runs {
 		if r.state == stateSuspended {
 			st.Suspended++

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/config"
 	"github.com/codemode-go/codemode/internal/longbuiltins"
 )
 
@@ -44,7 +44,7 @@ func TestLongBuiltinsEndAsTimeoutOnBothEngines(t *testing.T) {
 		name   string
 		interp bool
 	}{{"compiler", false}, {"interpreter", true}} {
-		rt := newRuntimeWith(t, func(c *config.Config) { c.TimeoutMs = 300 }, func(o *core.Options) { o.Interpreter = engine.interp })
+		rt := newRuntimeWith(t, func(c *config.Config) { c.TimeoutMs = 300 }, func(o *core.Options) { o.Engine.Interpreter = engine.interp })
 		for _, tc := range longbuiltins.Cases {
 			t.Run(engine.name+"/"+tc.Name, func(t *testing.T) {
 				r := execWithin(t, rt, context.Background(), tc.Code, livenessBound)
@@ -138,7 +138,7 @@ func TestOtherGoroutinesRunWhileAGuestIsInsideABuiltin(t *testing.T) {
 // guard's polls are a budget of their own, which ends a long built-in as
 // timeout long before this cell's 60 s wall-clock deadline.
 func TestPollBudgetEndsALongBuiltinAsTimeout(t *testing.T) {
-	rt := newRuntimeWith(t, func(c *config.Config) { c.TimeoutMs = 60000 }, func(o *core.Options) { o.PollsPerSecond = 10 })
+	rt := newRuntimeWith(t, func(c *config.Config) { c.TimeoutMs = 60000 }, func(o *core.Options) { o.Engine.PollsPerSecond = 10 })
 	r := execWithin(t, rt, context.Background(), `const s = "a".repeat(1 << 22); for (;;) s.indexOf("b");`, livenessBound)
 	mustFail(t, r, core.CodeTimeout, "timeoutMs")
 	if got := value(t, exec(t, rt, `return 6 * 7`)); got != 42.0 {
@@ -151,7 +151,7 @@ func TestPollBudgetEndsALongBuiltinAsTimeout(t *testing.T) {
 // claiming the deadline passed (a page's first `while (true) {}` once ended at
 // 8-9 s of a 10 s timeoutMs with "exceeded timeoutMs (10000 ms)").
 func TestInterruptBudgetSaysWhatStoppedTheCell(t *testing.T) {
-	rt := newRuntimeWith(t, func(c *config.Config) { c.TimeoutMs = 60000 }, func(o *core.Options) { o.InterruptsPerSecond = 10 })
+	rt := newRuntimeWith(t, func(c *config.Config) { c.TimeoutMs = 60000 }, func(o *core.Options) { o.Engine.InterruptsPerSecond = 10 })
 	r := execWithin(t, rt, context.Background(), `while (true) {}`, livenessBound)
 	mustFail(t, r, core.CodeTimeout, "CPU budget")
 	if strings.Contains(r.Error, "exceeded timeoutMs") {

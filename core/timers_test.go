@@ -3,7 +3,7 @@ package core_test
 import (
 	"testing"
 
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/config"
 )
 
 func TestTimersAreNotToolCalls(t *testing.T) {

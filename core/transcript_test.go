@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/config"
 )
 
 func TestChecklist_TranscriptReplayAndPersistenceKeepCodeModeControlCalls(t *testing.T) {

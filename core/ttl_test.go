@@ -8,8 +8,9 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/hostopts"
 )
 
 // frozenClock is a Durable Object's clock: it reads what set last put there
@@ -45,7 +46,7 @@ func TestRestartTTLGivesTheFullTTLFromTheTouch(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := &frozenClock{now: t0}
 			rt := newRuntimeWith(t, func(c *config.Config) { c.SnapshotTtlSeconds = int(ttl / time.Second) },
-				func(o *core.Options) { o.Now = clock.read })
+				func(o *core.Options) { hostopts.Of(o).Now = clock.read })
 			r := exec(t, rt, `await yield_control(); return "resumed"`)
 			if r.Status != core.StatusWaiting {
 				t.Fatalf("exec: %+v", r)
@@ -113,7 +114,7 @@ func TestRestartTTLRefusals(t *testing.T) {
 	}, nil)
 	clock := &frozenClock{now: time.Now()}
 	rt := newRuntimeWith(t, func(c *config.Config) { c.SnapshotTtlSeconds, c.TimeoutMs = 60, 2000 },
-		func(o *core.Options) { o.Now = clock.read }, held)
+		func(o *core.Options) { hostopts.Of(o).Now = clock.read }, held)
 	suspend := func() string {
 		r := exec(t, rt, `await yield_control(); return 1`)
 		if r.Status != core.StatusWaiting {
@@ -175,7 +176,7 @@ func TestRestartTTLRefusals(t *testing.T) {
 		refused(t, owner, id, core.CodeRuntimeUnavailable, "code mode runtime is closed.")
 	})
 	t.Run("relay only", func(t *testing.T) {
-		relay := newRuntimeWith(t, nil, func(o *core.Options) { o.RelayOnly = true })
+		relay := newRuntimeWith(t, nil, func(o *core.Options) { hostopts.Of(o).RelayOnly = true })
 		refusedBy(t, relay, owner, "cm_any", core.CodeRuntimeUnavailable,
 			"code mode runtime unavailable: this runtime only relays tool calls; cells run in another core.")
 	})

@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/internal/hint"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/hint"
 	"github.com/codemode-go/codemode/internal/quickjs"
 )
 

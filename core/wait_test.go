@@ -8,8 +8,9 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/hostopts"
 )
 
 // fast makes exec/wait give up quickly on slow tools.
@@ -36,7 +37,7 @@ func TestChecklist_WaitResumesSuspendedSnapshotAndReturnsFinalValue(t *testing.T
 	if len(r.Output) != 1 || r.Output[0].Text != "before" {
 		t.Fatalf("exec output: %+v", r.Output)
 	}
-	if st := rt.Stats(); st.Suspended != 1 || st.SnapshotBytes == 0 {
+	if st := core.StatsOf(rt); st.Suspended != 1 || st.SnapshotBytes == 0 {
 		t.Fatalf("stats while suspended: %+v", st)
 	}
 	final := waitUntilDone(t, rt, r)
@@ -48,7 +49,7 @@ func TestChecklist_WaitResumesSuspendedSnapshotAndReturnsFinalValue(t *testing.T
 		t.Fatalf("final output: %+v", final.Output)
 	}
 	// The entry is freed as soon as the run completes.
-	if st := rt.Stats(); st.Suspended != 0 || st.SnapshotBytes != 0 {
+	if st := core.StatsOf(rt); st.Suspended != 0 || st.SnapshotBytes != 0 {
 		t.Fatalf("stats after completion: %+v", st)
 	}
 	mustFail(t, wait(t, rt, r.RunID), core.CodeInvalidInput, "code mode run is unavailable or expired.")
@@ -92,8 +93,10 @@ func TestChecklist_ExpiredAbortedWrongSessionAndUnknownRunIDsFail(t *testing.T) 
 	cfg := config.Default()
 	cfg.Enabled, cfg.TimeoutMs, cfg.SnapshotTtlSeconds = true, 100, 60
 	tools := []catalog.Tool{}
-	rt, err := core.New(context.Background(), core.Options{Config: cfg, Now: clock,
-		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }})
+	opts := core.Options{Config: cfg,
+		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }}
+	hostopts.Of(&opts).Now = clock
+	rt, err := core.New(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +130,7 @@ func TestChecklist_ExpiredAbortedWrongSessionAndUnknownRunIDsFail(t *testing.T) 
 		now = now.Add(61 * time.Second)
 		mu.Unlock()
 		mustFail(t, wait(t, rt, id), core.CodeInvalidInput, "code mode run is unavailable or expired.")
-		if rt.Stats().Suspended != 0 {
+		if core.StatsOf(rt).Suspended != 0 {
 			t.Fatal("expired run still stored")
 		}
 	})
@@ -136,7 +139,7 @@ func TestChecklist_ExpiredAbortedWrongSessionAndUnknownRunIDsFail(t *testing.T) 
 		time.AfterFunc(30*time.Millisecond, cancel)
 		r := rt.Exec(ctx, core.CallInfo{Scope: testScope}, core.ExecInput{Code: `while (true) {}`})
 		mustFail(t, r, "", "aborted")
-		if r.RunID != "" || rt.Stats().Suspended != 0 {
+		if r.RunID != "" || core.StatsOf(rt).Suspended != 0 {
 			t.Fatalf("aborted run kept: %+v", r)
 		}
 	})
@@ -181,8 +184,8 @@ func TestAtMost64SuspendedRuns(t *testing.T) {
 	}
 	mustFail(t, exec(t, rt, `await yield_control(); return 7`), core.CodeInvalidInput, "too many suspended code mode runs.")
 	// Nothing already suspended was lost or evicted.
-	if rt.Stats().Suspended != 64 {
-		t.Fatalf("suspended = %d", rt.Stats().Suspended)
+	if core.StatsOf(rt).Suspended != 64 {
+		t.Fatalf("suspended = %d", core.StatsOf(rt).Suspended)
 	}
 	// A run that does not suspend still works while the store is full.
 	if value(t, exec(t, rt, `return 1`)) != 1.0 {
@@ -193,7 +196,7 @@ func TestAtMost64SuspendedRuns(t *testing.T) {
 			t.Fatal("suspended run lost")
 		}
 	}
-	if st := rt.Stats(); st.Suspended != 0 || st.SnapshotBytes != 0 {
+	if st := core.StatsOf(rt); st.Suspended != 0 || st.SnapshotBytes != 0 {
 		t.Fatalf("after all waits: %+v", st)
 	}
 }
@@ -269,7 +272,7 @@ func (f fixedTool) Execute(context.Context, catalog.Call) (catalog.Result, error
 // TestRuntimeOnTheInterpreter runs a tool call, a suspension and a resume on
 // wazero's interpreter: the engine every GOARCH=wasm build of the core uses.
 func TestRuntimeOnTheInterpreter(t *testing.T) {
-	rt := newRuntimeWith(t, nil, func(o *core.Options) { o.Interpreter = true })
+	rt := newRuntimeWith(t, nil, func(o *core.Options) { o.Engine.Interpreter = true })
 	r := exec(t, rt, `const s = await tools.shipping_list({}); await yield_control("check"); return s.length`)
 	if r.Status != core.StatusWaiting {
 		t.Fatalf("exec: %+v", r)
@@ -309,7 +312,7 @@ func TestAbortAndSessionEndDiscardSuspendedRuns(t *testing.T) {
 	if n := rt.EndSession(other); n != 0 {
 		t.Fatalf("ended %d runs of another session", n)
 	}
-	if n := rt.EndSession(testScope); n != 3 || rt.Stats().Suspended != 0 {
-		t.Fatalf("ended %d, %d left", n, rt.Stats().Suspended)
+	if n := rt.EndSession(testScope); n != 3 || core.StatsOf(rt).Suspended != 0 {
+		t.Fatalf("ended %d, %d left", n, core.StatsOf(rt).Suspended)
 	}
 }

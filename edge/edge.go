@@ -30,9 +30,10 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/surface"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/relay"
+	"github.com/codemode-go/codemode/internal/surface"
 	json "github.com/goccy/go-json"
 )
 
@@ -59,14 +60,14 @@ type Operations interface {
 type Runtime interface {
 	Operations
 	// Catalog is a scope's catalog for a remote core (POST /v1/catalog).
-	Catalog(ctx context.Context, scope core.Scope) (core.RemoteCatalog, error)
+	Catalog(ctx context.Context, scope core.Scope) (relay.Catalog, error)
 	// CallTool runs one catalog tool for a remote core's guest (POST
-	// /v1/tools/call); a *core.ToolError is the tool's failure, answered 200.
-	CallTool(ctx context.Context, call core.CallInfo, id string, input json.RawMessage) (catalog.Result, *core.ToolError)
+	// /v1/tools/call); a *relay.ToolError is the tool's failure, answered 200.
+	CallTool(ctx context.Context, call core.CallInfo, id string, input json.RawMessage) (catalog.Result, *relay.ToolError)
 	// ReadMCP reads a resource or renders a prompt of an MCP server for a
 	// remote core's guest (POST /v1/mcp/resources/read, /v1/mcp/prompts/get);
-	// a *core.ToolError is the read's failure, answered 200.
-	ReadMCP(ctx context.Context, call core.CallInfo, rd core.MCPRead) (json.RawMessage, *core.ToolError)
+	// a *relay.ToolError is the read's failure, answered 200.
+	ReadMCP(ctx context.Context, call core.CallInfo, rd relay.MCPRead) (json.RawMessage, *relay.ToolError)
 }
 
 var _ Runtime = (*core.Runtime)(nil)

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codemode-go/codemode/core/config"
+	"github.com/codemode-go/codemode/internal/config"
 	"github.com/getkin/kin-openapi/openapi3"
 )
 

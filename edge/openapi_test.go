@@ -12,8 +12,8 @@ import (
 	"github.com/getkin/kin-openapi/openapi3"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/codemode-go/codemode/core/surface"
 	"github.com/codemode-go/codemode/edge"
+	"github.com/codemode-go/codemode/internal/surface"
 )
 
 // TestOpenAPIDocumentIsValid: the document validates with a real OpenAPI

@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/surface"
+	"github.com/codemode-go/codemode/internal/relay"
+	"github.com/codemode-go/codemode/internal/surface"
 	json "github.com/goccy/go-json"
 )
 
@@ -148,10 +149,10 @@ type ToolCallResponse struct {
 
 // ToolCallError is a relayed call's failure, answered with status 200 because
 // the relay worked and the tool did not: the remote core hands it to the guest
-// as a catchable error. Code is core.ToolError's.
+// as a catchable error. Code is relay.ToolError's.
 type ToolCallError struct {
 	// Error is the failure's code and message, for the guest.
-	Error core.ToolError `json:"error"`
+	Error relay.ToolError `json:"error"`
 }
 
 func str(p *string) string {
@@ -353,7 +354,7 @@ func (h *Handler) mcpResource(w http.ResponseWriter, r *http.Request, rc *reques
 	case req.URI == nil || *req.URI == "":
 		writeError(w, missing("uri"))
 	default:
-		h.mcpRead(w, r, rc, req.Scope, core.MCPRead{Server: *req.Server, URI: *req.URI})
+		h.mcpRead(w, r, rc, req.Scope, relay.MCPRead{Server: *req.Server, URI: *req.URI})
 	}
 }
 
@@ -371,11 +372,11 @@ func (h *Handler) mcpPrompt(w http.ResponseWriter, r *http.Request, rc *requestC
 	case req.Name == nil || *req.Name == "":
 		writeError(w, missing("name"))
 	default:
-		h.mcpRead(w, r, rc, req.Scope, core.MCPRead{Server: *req.Server, Prompt: *req.Name, Arguments: req.Arguments})
+		h.mcpRead(w, r, rc, req.Scope, relay.MCPRead{Server: *req.Server, Prompt: *req.Name, Arguments: req.Arguments})
 	}
 }
 
-func (h *Handler) mcpRead(w http.ResponseWriter, r *http.Request, rc *requestContext, sc *Scope, rd core.MCPRead) {
+func (h *Handler) mcpRead(w http.ResponseWriter, r *http.Request, rc *requestContext, sc *Scope, rd relay.MCPRead) {
 	res, terr := h.rt.ReadMCP(r.Context(), core.CallInfo{Scope: sc.core(), Principal: rc.principal, CallID: newCallID("relay")}, rd)
 	if terr != nil {
 		writeJSON(w, http.StatusOK, ToolCallError{*terr})

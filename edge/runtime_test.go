@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/surface"
 	"github.com/codemode-go/codemode/edge"
+	"github.com/codemode-go/codemode/internal/surface"
 )
 
 // principalSeen wraps the real runtime and records the principal a route's

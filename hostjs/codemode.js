@@ -377,7 +377,7 @@ class CodeMode extends EventTarget {
     if (typeof text !== "string") throw new TypeError("checkConfig: text must be a string");
     return JSON.parse(await this._call("checkConfig", [text]));
   }
-  /** @param {"plain"|"anthropic"|"openai"|"openai-responses"} [format] The core checks it (core/surface Formats). */
+  /** @param {"plain"|"anthropic"|"openai"|"openai-responses"} [format] The core checks it (internal/surface Formats). */
   async surface(format = "plain", opts) {
     if (typeof format !== "string") throw new TypeError("surface: format must be a string");
     return JSON.parse(await this._call("surface", [format, scopeJSON(opts)]));

@@ -109,7 +109,7 @@ const [first] = await Promise.all([load(1)]);
 return { first, box: new Box<string>("x").get(), n: rows.length as number };`;
 
 /**
- * The TypeScript transform (tsx.wasm: core/typescript as its own Go program),
+ * The TypeScript transform (tsx.wasm: internal/typescript as its own Go program),
  * loaded once per loader on first use: a page that runs only JavaScript never
  * downloads it. load() answers {transform(src) -> JSON text}; it runs one
  * small transform first, so esbuild's first-use set-up is paid at load.

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/internal/catalog"
 )
 
 // jsonFields are the JSON names of t's fields (embedded structs flattened),

@@ -1,4 +1,4 @@
-// The JavaScript half of core/engine/jsengine: runs quickjs.wasm on this host's
+// The JavaScript half of internal/engine/jsengine: runs quickjs.wasm on this host's
 // own WebAssembly engine for a GOOS=js Go program.
 //
 // installHostEngine(go, {quickjsModule}) must run before the Go instance is

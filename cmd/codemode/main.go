@@ -6,7 +6,7 @@
 //	codemode surface [--config FILE] [--format plain|anthropic|openai|openai-responses]
 //	codemode mcp [--config FILE]
 //
-// serve, exec and mcp take the same config file (edge/serverconfig), so the server
+// serve, exec and mcp take the same config file (internal/serverconfig), so the server
 // and the command line see the same tools. exec prints each CodeModeResult as
 // one JSON line; its exit status is 0 whenever a result was produced, whatever
 // its status. Every subcommand exits 2 for usage and config errors and 1 when
@@ -24,13 +24,13 @@ import (
 	"strings"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/namespace"
-	"github.com/codemode-go/codemode/core/surface"
-	"github.com/codemode-go/codemode/edge/serverconfig"
-	"github.com/codemode-go/codemode/examples/toolset"
+	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/cli"
+	"github.com/codemode-go/codemode/internal/namespace"
+	"github.com/codemode-go/codemode/internal/serverconfig"
+	"github.com/codemode-go/codemode/internal/surface"
+	"github.com/codemode-go/codemode/internal/toolset"
 	json "github.com/goccy/go-json"
 )
 

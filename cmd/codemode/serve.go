@@ -17,7 +17,7 @@ import (
 
 	"github.com/codemode-go/codemode/edge"
 	"github.com/codemode-go/codemode/edge/mcpserver"
-	"github.com/codemode-go/codemode/edge/serverconfig"
+	"github.com/codemode-go/codemode/internal/serverconfig"
 )
 
 // defaultStaticDir is where ./build.sh build writes the web IDE; serve uses it

@@ -202,7 +202,7 @@
   // ---- names that do not exist ----
   // tools, MCP, MCP.<server>, API, namespaces and each plugin namespace answer
   // a name they do not have with a catchable TypeError that names the closest
-  // real names (written by the host: core/internal/hint), instead of
+  // real names (written by the host: internal/hint), instead of
   // undefined and a later "not a function". Everything else is the object
   // itself: its members, Object.keys, `in`, freezing. Symbols, names starting
   // "__" or "@@", and the string probes JavaScript and common tooling make on

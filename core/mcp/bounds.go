@@ -12,42 +12,22 @@ import (
 
 // Bounds on untrusted server metadata; see the package documentation for why.
 const (
-	MaxServerNameBytes  = 64
-	MaxNameBytes        = 128
-	MaxDescriptionBytes = 4 << 10
-	MaxSchemaBytes      = 64 << 10
-	MaxSchemaDepth      = 32
-	MaxItems            = 512
-	MaxPayloadBytes     = 8 << 20
-	MaxURIBytes         = 8 << 10
+	maxNameBytes        = 128
+	maxDescriptionBytes = 4 << 10
+	maxSchemaBytes      = 64 << 10
+	maxSchemaDepth      = 32
+	maxItems            = 512
+	maxPayloadBytes     = 8 << 20
+	maxURIBytes         = 8 << 10
 )
-
-// ValidateServerName checks a host-chosen server name. It becomes the catalog owner
-// and part of catalog ids, so it must not contain the id separator ':'.
-func ValidateServerName(name string) error {
-	if name == "" || len(name) > MaxServerNameBytes {
-		return fmt.Errorf("mcp: server name must be 1..%d bytes, got %d", MaxServerNameBytes, len(name))
-	}
-	for i := 0; i < len(name); i++ {
-		c := name[i]
-		alnum := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-		if i == 0 && !alnum {
-			return fmt.Errorf("mcp: server name %q must start with a letter or digit", name)
-		}
-		if !alnum && c != '_' && c != '-' && c != '.' {
-			return fmt.Errorf("mcp: server name %q may only contain letters, digits, '_', '-' and '.'", name)
-		}
-	}
-	return nil
-}
 
 // checkName validates a remote-supplied name (tool, prompt, resource).
 func checkName(name string) error {
 	if name == "" {
 		return fmt.Errorf("empty name")
 	}
-	if len(name) > MaxNameBytes {
-		return fmt.Errorf("name is %d bytes, limit %d", len(name), MaxNameBytes)
+	if len(name) > maxNameBytes {
+		return fmt.Errorf("name is %d bytes, limit %d", len(name), maxNameBytes)
 	}
 	if !utf8.ValidString(name) {
 		return fmt.Errorf("name is not valid UTF-8")
@@ -66,7 +46,7 @@ func clip(s string) string {
 	if !utf8.ValidString(s) {
 		s = string(bytes.ToValidUTF8([]byte(s), []byte("\uFFFD")))
 	}
-	return text.Clip(s, MaxDescriptionBytes)
+	return text.Clip(s, maxDescriptionBytes)
 }
 
 // checkSchema marshals a schema the SDK decoded and enforces the object, size and
@@ -83,14 +63,14 @@ func checkSchema(schema any) (json.RawMessage, error) {
 }
 
 func checkRawSchema(raw json.RawMessage) (json.RawMessage, error) {
-	if len(raw) > MaxSchemaBytes {
-		return nil, fmt.Errorf("schema is %d bytes, limit %d", len(raw), MaxSchemaBytes)
+	if len(raw) > maxSchemaBytes {
+		return nil, fmt.Errorf("schema is %d bytes, limit %d", len(raw), maxSchemaBytes)
 	}
 	if !json.Valid(raw) {
 		return nil, fmt.Errorf("schema is not valid JSON")
 	}
-	if d := jsonDepth(raw); d > MaxSchemaDepth {
-		return nil, fmt.Errorf("schema nests %d levels, limit %d", d, MaxSchemaDepth)
+	if d := jsonDepth(raw); d > maxSchemaDepth {
+		return nil, fmt.Errorf("schema nests %d levels, limit %d", d, maxSchemaDepth)
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil || obj == nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/codemode-go/codemode/internal/mcpname"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -17,16 +18,16 @@ func TestValidateServerName(t *testing.T) {
 	}{
 		{"github", true}, {"chrome-devtools", true}, {"a.b_c-1", true}, {"9x", true},
 		{"", false}, {"-x", false}, {"a:b", false}, {"a b", false}, {"a/b", false},
-		{"ü", false}, {strings.Repeat("a", MaxServerNameBytes), true}, {strings.Repeat("a", MaxServerNameBytes+1), false},
+		{"ü", false}, {strings.Repeat("a", mcpname.MaxBytes), true}, {strings.Repeat("a", mcpname.MaxBytes+1), false},
 	} {
-		if err := ValidateServerName(tc.name); (err == nil) != tc.ok {
-			t.Errorf("ValidateServerName(%q) = %v, want ok=%v", tc.name, err, tc.ok)
+		if err := mcpname.Validate(tc.name); (err == nil) != tc.ok {
+			t.Errorf("mcpname.Validate(%q) = %v, want ok=%v", tc.name, err, tc.ok)
 		}
 	}
 }
 
 func TestCheckRawSchema(t *testing.T) {
-	deep := strings.Repeat(`{"a":`, MaxSchemaDepth+1) + "1" + strings.Repeat("}", MaxSchemaDepth+1)
+	deep := strings.Repeat(`{"a":`, maxSchemaDepth+1) + "1" + strings.Repeat("}", maxSchemaDepth+1)
 	for _, tc := range []struct {
 		name, schema, want string
 	}{
@@ -35,7 +36,7 @@ func TestCheckRawSchema(t *testing.T) {
 		{"array", `[1]`, "not a JSON object"},
 		{"null", `null`, "not a JSON object"},
 		{"too deep", deep, "nests"},
-		{"too big", `{"d":"` + strings.Repeat("x", MaxSchemaBytes) + `"}`, "limit"},
+		{"too big", `{"d":"` + strings.Repeat("x", maxSchemaBytes) + `"}`, "limit"},
 		{"brackets in strings do not count", `{"d":"` + strings.Repeat("[", 100) + `"}`, ""},
 	} {
 		_, err := checkRawSchema(json.RawMessage(tc.schema))
@@ -46,8 +47,8 @@ func TestCheckRawSchema(t *testing.T) {
 }
 
 func TestClipKeepsValidUTF8(t *testing.T) {
-	s := clip(strings.Repeat("ä", MaxDescriptionBytes))
-	if len(s) > MaxDescriptionBytes || !strings.HasSuffix(s, "…") || !json.Valid([]byte(`"`+s+`"`)) {
+	s := clip(strings.Repeat("ä", maxDescriptionBytes))
+	if len(s) > maxDescriptionBytes || !strings.HasSuffix(s, "…") || !json.Valid([]byte(`"`+s+`"`)) {
 		t.Errorf("clip: len %d", len(s))
 	}
 	if got := clip("a\xffb"); got != "a\uFFFDb" {
@@ -66,17 +67,17 @@ func TestUntrustedMetadataDropped(t *testing.T) {
 	}
 	deep := map[string]any{"type": "object"}
 	cur := deep
-	for range MaxSchemaDepth {
+	for range maxSchemaDepth {
 		next := map[string]any{"type": "object"}
 		cur["properties"] = map[string]any{"x": next}
 		cur = next
 	}
 	for _, tl := range []*sdk.Tool{
-		{Name: "good", Description: strings.Repeat("d", MaxDescriptionBytes*2), InputSchema: obj},
-		{Name: strings.Repeat("n", MaxNameBytes+1), InputSchema: obj},
+		{Name: "good", Description: strings.Repeat("d", maxDescriptionBytes*2), InputSchema: obj},
+		{Name: strings.Repeat("n", maxNameBytes+1), InputSchema: obj},
 		{Name: "has space", InputSchema: obj},
 		{Name: "deep", InputSchema: deep},
-		{Name: "badout", InputSchema: obj, OutputSchema: map[string]any{"type": "object", "big": strings.Repeat("x", MaxSchemaBytes)}},
+		{Name: "badout", InputSchema: obj, OutputSchema: map[string]any{"type": "object", "big": strings.Repeat("x", maxSchemaBytes)}},
 	} {
 		srv.AddTool(tl, handler)
 	}
@@ -96,7 +97,7 @@ func TestUntrustedMetadataDropped(t *testing.T) {
 	var names []string
 	for _, tl := range s.Tools() {
 		names = append(names, tl.Spec().Name)
-		if len(tl.Spec().Description) > MaxDescriptionBytes {
+		if len(tl.Spec().Description) > maxDescriptionBytes {
 			t.Errorf("%s: description not clipped (%d bytes)", tl.Spec().Name, len(tl.Spec().Description))
 		}
 	}

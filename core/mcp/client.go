@@ -13,7 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/mcpname"
 	json "github.com/goccy/go-json"
 )
 
@@ -21,16 +22,13 @@ import (
 // for a page's core (the codemode_hostjs tag) leave it out with the SDK and
 // net/http, since a page reaches MCP servers only through a relay (NewRemote).
 
-// Transport is the one thing a transport package provides: the SDK's transport
-// interface (Connect(ctx) (Connection, error)). Keeping the SDK type here instead of
-// wrapping it means stdio, Streamable HTTP and any future transport plug in unchanged.
-type Transport = sdk.Transport
-
 // Connect opens a session over t, initializes it and lists tools, resources and
-// prompts. name is the host's name for the server (catalog owner, MCP.<name>); the
+// prompts. t is the official Go SDK's transport (github.com/modelcontextprotocol/go-sdk/mcp):
+// ConnectStdio and ConnectHTTP hand theirs in, and any other SDK transport plugs
+// in unchanged. name is the host's name for the server (catalog owner, MCP.<name>); the
 // name the server reports about itself is ignored. On error nothing stays open.
-func Connect(ctx context.Context, name string, t Transport) (*Server, error) {
-	if err := ValidateServerName(name); err != nil {
+func Connect(ctx context.Context, name string, t sdk.Transport) (*Server, error) {
+	if err := mcpname.Validate(name); err != nil {
 		return nil, err
 	}
 	if t == nil {
@@ -95,8 +93,8 @@ func (s *Server) listTools(ctx context.Context, cs *sdk.ClientSession) ([]catalo
 		if err != nil {
 			return nil, nil, fmt.Errorf("mcp: server %q: tools/list: %w", s.name, err)
 		}
-		if len(tools) >= MaxItems {
-			drop("tool", t.Name, fmt.Sprintf("more than %d tools", MaxItems))
+		if len(tools) >= maxItems {
+			drop("tool", t.Name, fmt.Sprintf("more than %d tools", maxItems))
 			break
 		}
 		if err := checkName(t.Name); err != nil {
@@ -172,12 +170,12 @@ func (s *Server) loadResources(ctx context.Context, cs *sdk.ClientSession) error
 		if err != nil {
 			return fmt.Errorf("mcp: server %q: resources/list: %w", s.name, err)
 		}
-		if len(s.resources) >= MaxItems {
-			s.drop("resource", r.URI, fmt.Sprintf("more than %d resources", MaxItems))
+		if len(s.resources) >= maxItems {
+			s.drop("resource", r.URI, fmt.Sprintf("more than %d resources", maxItems))
 			break
 		}
-		if r.URI == "" || len(r.URI) > MaxURIBytes {
-			s.drop("resource", r.URI, fmt.Sprintf("uri must be 1..%d bytes", MaxURIBytes))
+		if r.URI == "" || len(r.URI) > maxURIBytes {
+			s.drop("resource", r.URI, fmt.Sprintf("uri must be 1..%d bytes", maxURIBytes))
 			continue
 		}
 		if err := checkName(r.Name); err != nil && r.Name != "" {
@@ -194,8 +192,8 @@ func (s *Server) loadPrompts(ctx context.Context, cs *sdk.ClientSession) error {
 		if err != nil {
 			return fmt.Errorf("mcp: server %q: prompts/list: %w", s.name, err)
 		}
-		if len(s.prompts) >= MaxItems {
-			s.drop("prompt", p.Name, fmt.Sprintf("more than %d prompts", MaxItems))
+		if len(s.prompts) >= maxItems {
+			s.drop("prompt", p.Name, fmt.Sprintf("more than %d prompts", maxItems))
 			break
 		}
 		if err := checkName(p.Name); err != nil {
@@ -280,7 +278,7 @@ func (t *tool) Spec() catalog.Spec {
 func (t *tool) Execute(ctx context.Context, call catalog.Call) (catalog.Result, error) {
 	s := t.server
 	if s.isClosed() {
-		return catalog.Result{}, ErrClosed
+		return catalog.Result{}, errClosed
 	}
 	args, err := objectInput(call.Input)
 	if err != nil {
@@ -319,8 +317,8 @@ func objectInput(in json.RawMessage) (json.RawMessage, error) {
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		return json.RawMessage(`{}`), nil
 	}
-	if len(trimmed) > MaxPayloadBytes {
-		return nil, fmt.Errorf("input is %d bytes, limit %d", len(trimmed), MaxPayloadBytes)
+	if len(trimmed) > maxPayloadBytes {
+		return nil, fmt.Errorf("input is %d bytes, limit %d", len(trimmed), maxPayloadBytes)
 	}
 	if trimmed[0] != '{' || !json.Valid(trimmed) {
 		return nil, fmt.Errorf("input must be a JSON object")
@@ -334,7 +332,7 @@ func objectInput(in json.RawMessage) (json.RawMessage, error) {
 // response, so only three things pass: context errors (wrapped, so aborts and
 // deadlines keep their meaning), the server's own JSON-RPC error (code and a
 // clipped message: the server's text, untrusted but meant for the caller), and a
-// closed connection (ErrUnavailable). Anything else is a response that is not
+// closed connection (errUnavailable). Anything else is a response that is not
 // valid MCP, said without the decoder's words.
 func callError(server, subject, what string, err error) error {
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -353,8 +351,8 @@ func callError(server, subject, what string, err error) error {
 			return unavailableError{server}
 		}
 		msg := we.Message
-		if len(msg) > MaxErrorMessageBytes {
-			msg = clip(msg[:MaxErrorMessageBytes]) + "…"
+		if len(msg) > maxErrorMessageBytes {
+			msg = clip(msg[:maxErrorMessageBytes]) + "…"
 		}
 		return fmt.Errorf("mcp: %s: %s: the server answered error %d: %s", subject, what, we.Code, clip(msg))
 	}

@@ -1,10 +1,10 @@
 // Package mcp connects Code Mode to real MCP servers through the official Go SDK and
 // turns what a server offers into catalog.Tool values.
 //
-// A Server is one connected client session. Transports live in their own packages so
-// that process spawning never reaches a WebAssembly build: core/mcp/stdio (native
-// hosts only, spawns a command) and core/mcp/httpmcp (Streamable HTTP over any
-// *http.Client, including a fetch-backed one). Both hand an SDK transport to Connect.
+// A Server is one connected client session. ConnectStdio (native hosts only: its
+// file is left out of WebAssembly builds, so process spawning never reaches one)
+// spawns a command; ConnectHTTP speaks Streamable HTTP over any *http.Client,
+// including a fetch-backed one. Both hand an SDK transport to Connect.
 //
 // Everything a server says about itself is untrusted. Connect keeps only metadata
 // within these bounds and records everything it drops, with the reason, in

@@ -5,7 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/mcpname"
 )
 
 // Relay reads a relayed server's resources and prompts where the server really
@@ -26,7 +27,7 @@ type Relay interface {
 // listed as given and read through relay; with a nil relay reading them
 // answers an error.
 func NewRemote(name string, tools []catalog.Tool, resources []Resource, prompts []Prompt, relay Relay) (*Server, error) {
-	if err := ValidateServerName(name); err != nil {
+	if err := mcpname.Validate(name); err != nil {
 		return nil, err
 	}
 	for _, t := range tools {

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/internal/catalog"
 	json "github.com/codemode-go/codemode/internal/jsonx"
 	"github.com/codemode-go/codemode/internal/text"
 )
@@ -18,7 +18,7 @@ import (
 // and show why a tool is missing instead of failing the whole server.
 type Dropped struct {
 	Kind string `json:"kind"` // "tool", "outputSchema", "resource" or "prompt"
-	Name string `json:"name"` // clipped to MaxNameBytes for display
+	Name string `json:"name"` // clipped to maxNameBytes for display
 	// Reason says why it was dropped.
 	Reason string `json:"reason"`
 }
@@ -107,16 +107,16 @@ func (s *Server) OnToolsChanged(fn func()) (stop func()) {
 	}
 }
 
-// ErrClosed is returned by calls on a closed Server.
-var ErrClosed = errors.New("mcp: server is closed")
+// errClosed is returned by calls on a closed Server.
+var errClosed = errors.New("mcp: server is closed")
 
 func (s *Server) drop(kind, name, reason string) {
 	s.dropped = append(s.dropped, dropped(kind, name, reason))
 }
 
 func dropped(kind, name, reason string) Dropped {
-	if len(name) > MaxNameBytes {
-		name = text.Clip(clip(name), MaxNameBytes+len(text.Ellipsis))
+	if len(name) > maxNameBytes {
+		name = text.Clip(clip(name), maxNameBytes+len(text.Ellipsis))
 	}
 	return Dropped{Kind: kind, Name: name, Reason: reason}
 }
@@ -175,7 +175,7 @@ func (s *Server) toolNames() []string {
 func quoteAll(xs []string) []string {
 	out := make([]string, len(xs))
 	for i, x := range xs {
-		out[i] = fmt.Sprintf("%q", text.Cut(x, MaxNameBytes))
+		out[i] = fmt.Sprintf("%q", text.Cut(x, maxNameBytes))
 	}
 	return out
 }
@@ -190,7 +190,7 @@ func (s *Server) Prompts() []Prompt { return append([]Prompt(nil), s.prompts...)
 func (s *Server) Dropped() []Dropped { return append([]Dropped(nil), s.dropped...) }
 
 // Close ends the session, which stops a stdio server process or ends the HTTP
-// session. It is idempotent; calls after Close fail with ErrClosed.
+// session. It is idempotent; calls after Close fail with errClosed.
 func (s *Server) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.closed)
@@ -221,10 +221,10 @@ func (s *Server) ReadResource(ctx context.Context, uri string) (json.RawMessage,
 // the server is visible there; a connected server needs none.
 func (s *Server) ReadResourceFor(ctx context.Context, scope catalog.Scope, uri string) (json.RawMessage, error) {
 	if s.isClosed() {
-		return nil, ErrClosed
+		return nil, errClosed
 	}
-	if uri == "" || len(uri) > MaxURIBytes {
-		return nil, fmt.Errorf("mcp: %s: resources.read: uri must be 1..%d bytes", s.name, MaxURIBytes)
+	if uri == "" || len(uri) > maxURIBytes {
+		return nil, fmt.Errorf("mcp: %s: resources.read: uri must be 1..%d bytes", s.name, maxURIBytes)
 	}
 	if s.session == nil {
 		if s.relay == nil {
@@ -248,7 +248,7 @@ func (s *Server) GetPrompt(ctx context.Context, name string, args map[string]str
 // GetPromptFor is GetPrompt on behalf of scope (see ReadResourceFor).
 func (s *Server) GetPromptFor(ctx context.Context, scope catalog.Scope, name string, args map[string]string) (json.RawMessage, error) {
 	if s.isClosed() {
-		return nil, ErrClosed
+		return nil, errClosed
 	}
 	if err := checkName(name); err != nil {
 		return nil, fmt.Errorf("mcp: %s: prompts.get: %v", s.name, err)
@@ -282,8 +282,8 @@ func bounded(server, what string, v any) (json.RawMessage, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcp: %s: %s: result is not JSON: %v", server, what, err)
 	}
-	if len(raw) > MaxPayloadBytes {
-		return nil, fmt.Errorf("mcp: %s: %s: result is %d bytes, limit %d", server, what, len(raw), MaxPayloadBytes)
+	if len(raw) > maxPayloadBytes {
+		return nil, fmt.Errorf("mcp: %s: %s: result is %d bytes, limit %d", server, what, len(raw), maxPayloadBytes)
 	}
 	return raw, nil
 }
@@ -291,8 +291,8 @@ func bounded(server, what string, v any) (json.RawMessage, error) {
 // boundedRaw applies bounded's size limit to a result that arrived as JSON
 // from a relay, and refuses one that is not a JSON object.
 func boundedRaw(server, what string, raw json.RawMessage) (json.RawMessage, error) {
-	if len(raw) > MaxPayloadBytes {
-		return nil, fmt.Errorf("mcp: %s: %s: result is %d bytes, limit %d", server, what, len(raw), MaxPayloadBytes)
+	if len(raw) > maxPayloadBytes {
+		return nil, fmt.Errorf("mcp: %s: %s: result is %d bytes, limit %d", server, what, len(raw), maxPayloadBytes)
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &obj); err != nil {

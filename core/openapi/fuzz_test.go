@@ -6,8 +6,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/openapi"
+	"github.com/codemode-go/codemode/internal/catalog"
 )
 
 // FuzzParse feeds documents to the spec-to-tools conversion: it must answer

@@ -33,7 +33,7 @@ import (
 
 	"github.com/getkin/kin-openapi/openapi3"
 
-	"github.com/codemode-go/codemode/core/catalog"
+	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/text"
 )
 
@@ -56,15 +56,15 @@ type Options struct {
 	// Client sends the requests; nil is a client with a 60 s timeout. Either
 	// way redirects are followed only within BaseURL's origin.
 	Client *http.Client
-	// MaxResponseBytes bounds one answer's body; 0 is DefaultMaxResponseBytes.
+	// MaxResponseBytes bounds one answer's body; 0 is 8 MiB.
 	MaxResponseBytes int64
 }
 
-// DefaultMaxResponseBytes bounds an answer unless Options say otherwise.
-const DefaultMaxResponseBytes = 8 << 20
+// defaultMaxResponseBytes bounds an answer unless Options say otherwise.
+const defaultMaxResponseBytes = 8 << 20
 
-// MaxDocumentBytes bounds the document read by Load and Parse.
-const MaxDocumentBytes = 16 << 20
+// maxDocumentBytes bounds the document read by Load and Parse.
+const maxDocumentBytes = 16 << 20
 
 // API is a loaded document: its tools and the operations left out.
 type API struct {
@@ -117,7 +117,7 @@ func Load(file string, opts Options) (*API, error) {
 		return nil, &Error{File: file, Msg: "cannot be read: " + err.Error()}
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxDocumentBytes+1))
+	data, err := io.ReadAll(io.LimitReader(f, maxDocumentBytes+1))
 	if err != nil {
 		return nil, &Error{File: file, Msg: "cannot be read: " + err.Error()}
 	}
@@ -130,8 +130,8 @@ func Parse(file string, data []byte, opts Options) (*API, error) {
 	if err := opts.check(); err != nil {
 		return nil, err
 	}
-	if len(data) > MaxDocumentBytes {
-		return nil, &Error{File: file, Msg: "is larger than " + strconv.Itoa(MaxDocumentBytes) + " bytes"}
+	if len(data) > maxDocumentBytes {
+		return nil, &Error{File: file, Msg: "is larger than " + strconv.Itoa(maxDocumentBytes) + " bytes"}
 	}
 	raw, err := decodeTree(data)
 	if err != nil {
@@ -182,7 +182,7 @@ func (o *Options) check() error {
 	}
 	o.BaseURL = base
 	if o.MaxResponseBytes <= 0 {
-		o.MaxResponseBytes = DefaultMaxResponseBytes
+		o.MaxResponseBytes = defaultMaxResponseBytes
 	}
 	for k := range o.Headers {
 		if !validHeaderName(k) {

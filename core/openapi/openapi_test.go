@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/openapi"
+	"github.com/codemode-go/codemode/internal/catalog"
 )
 
 const petstore = "../../examples/openapi/petstore.yaml"

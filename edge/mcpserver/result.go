@@ -6,10 +6,10 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/surface"
 	"github.com/codemode-go/codemode/edge"
+	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/jsonin"
+	"github.com/codemode-go/codemode/internal/surface"
 	json "github.com/goccy/go-json"
 )
 

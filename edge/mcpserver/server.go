@@ -40,8 +40,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/edge"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/relay"
 	json "github.com/goccy/go-json"
 )
 
@@ -51,7 +52,7 @@ import (
 type Operations interface {
 	edge.Operations
 	// CallDirect runs a direct-only tool (tools/call of any other name).
-	CallDirect(ctx context.Context, call core.CallInfo, name string, input json.RawMessage) (catalog.Result, *core.ToolError)
+	CallDirect(ctx context.Context, call core.CallInfo, name string, input json.RawMessage) (catalog.Result, *relay.ToolError)
 }
 
 // Runtime is what a server in the core's own process (New) asks of it;
@@ -83,9 +84,9 @@ type RemoteRuntime interface {
 
 // Defaults of Options.
 const (
-	DefaultAgentID       = "mcp"
-	DefaultProgressEvery = time.Second
-	DefaultIdleTimeout   = time.Hour
+	defaultAgentID       = "mcp"
+	defaultProgressEvery = time.Second
+	defaultIdleTimeout   = time.Hour
 )
 
 // Options configures a Server; the zero value is ready to use.
@@ -93,15 +94,15 @@ type Options struct {
 	// Name and Version are the server's implementation info in initialize;
 	// "codemode" and "dev" when empty.
 	Name, Version string
-	// AgentID is the agentId of every session's scope; DefaultAgentID when
+	// AgentID is the agentId of every session's scope; "mcp" when
 	// empty.
 	AgentID string
 	// ProgressEvery is how often a call blocked on slow tools reports
-	// progress (when the client sent a progress token); DefaultProgressEvery
+	// progress (when the client sent a progress token); one second
 	// when zero.
 	ProgressEvery time.Duration
 	// IdleTimeout closes a Streamable HTTP session that sent no request for
-	// this long (its runs end with it); DefaultIdleTimeout when zero.
+	// this long (its runs end with it); one hour when zero.
 	IdleTimeout time.Duration
 	// MaxBodyBytes bounds a Streamable HTTP request body; 0 means
 	// edge.DefaultMaxBodyBytes (the HTTP API's limit).
@@ -164,13 +165,13 @@ func newServer(rt Operations, opts Options) *Server {
 		opts.Version = "dev"
 	}
 	if opts.AgentID == "" {
-		opts.AgentID = DefaultAgentID
+		opts.AgentID = defaultAgentID
 	}
 	if opts.ProgressEvery <= 0 {
-		opts.ProgressEvery = DefaultProgressEvery
+		opts.ProgressEvery = defaultProgressEvery
 	}
 	if opts.IdleTimeout <= 0 {
-		opts.IdleTimeout = DefaultIdleTimeout
+		opts.IdleTimeout = defaultIdleTimeout
 	}
 	if opts.MaxBodyBytes <= 0 {
 		opts.MaxBodyBytes = edge.DefaultMaxBodyBytes

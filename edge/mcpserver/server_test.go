@@ -13,8 +13,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/surface"
 	"github.com/codemode-go/codemode/edge/mcpserver"
+	"github.com/codemode-go/codemode/internal/surface"
 	json "github.com/goccy/go-json"
 )
 

@@ -3,8 +3,8 @@
 package quickjs_test
 
 import (
-	"github.com/codemode-go/codemode/core/engine"
-	"github.com/codemode-go/codemode/core/engine/jsengine"
+	"github.com/codemode-go/codemode/internal/engine"
+	"github.com/codemode-go/codemode/internal/engine/jsengine"
 )
 
 // hostEngine is the host's own WebAssembly engine when the test runs under

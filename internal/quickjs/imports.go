@@ -4,7 +4,7 @@ import (
 	"encoding/binary"
 	"time"
 
-	"github.com/codemode-go/codemode/core/engine"
+	"github.com/codemode-go/codemode/internal/engine"
 )
 
 // The import layout of quickjs.wasm; the index is what engine.Host receives.

@@ -1,6 +1,6 @@
 package quickjs
 
-import "github.com/codemode-go/codemode/core/engine"
+import "github.com/codemode-go/codemode/internal/engine"
 
 // span is one step of resetting an instance to its template: clear
 // [off, off+n) or copy the template's bytes there.

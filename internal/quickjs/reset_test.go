@@ -5,7 +5,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/codemode-go/codemode/core/engine/wazeroengine"
+	"github.com/codemode-go/codemode/internal/engine/wazeroengine"
 )
 
 // TestPlanResetCoversTheTemplate: the plan's spans tile the image in order,

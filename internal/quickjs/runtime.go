@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codemode-go/codemode/core/engine"
+	"github.com/codemode-go/codemode/internal/engine"
 	"github.com/codemode-go/codemode/internal/quickjs/wasmbin"
 )
 

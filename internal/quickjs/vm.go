@@ -7,7 +7,7 @@ import (
 	"math"
 	"time"
 
-	"github.com/codemode-go/codemode/core/engine"
+	"github.com/codemode-go/codemode/internal/engine"
 	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 

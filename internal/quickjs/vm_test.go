@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codemode-go/codemode/core/engine"
-	"github.com/codemode-go/codemode/core/engine/wazeroengine"
+	"github.com/codemode-go/codemode/internal/engine"
+	"github.com/codemode-go/codemode/internal/engine/wazeroengine"
 	"github.com/codemode-go/codemode/internal/quickjs"
 )
 

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/codemode-go/codemode/core/engine/wazeroengine"
+	"github.com/codemode-go/codemode/internal/engine/wazeroengine"
 	"github.com/codemode-go/codemode/internal/quickjs"
 )
 

@@ -2,7 +2,7 @@
 // guest costs and how well it holds (./build.sh bench-limits):
 //
 //  1. the overshoot past timeoutMs of every long built-in in
-//     core/internal/longbuiltins, on the wazero compiler and interpreter,
+//     internal/longbuiltins, on the wazero compiler and interpreter,
 //     through core.Runtime (the stopped VM is discarded; the next exec runs);
 //  2. the compute cost of three ways to make wasm stoppable, on the same
 //     workloads: no guard (cannot be stopped inside a built-in), the loop
@@ -20,9 +20,9 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/engine/wazeroengine"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/engine/wazeroengine"
 	"github.com/codemode-go/codemode/internal/longbuiltins"
 	"github.com/codemode-go/codemode/internal/quickjs"
 )
@@ -58,7 +58,7 @@ func overshoot(ctx context.Context, timeoutMs int) error {
 	for _, interp := range []bool{false, true} {
 		cfg := config.Default()
 		cfg.Enabled, cfg.TimeoutMs = true, timeoutMs
-		rt, err := core.New(ctx, core.Options{Config: cfg, Interpreter: interp,
+		rt, err := core.New(ctx, core.Options{Config: cfg, Engine: core.EngineConfig{Interpreter: interp},
 			Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return nil, nil }})
 		if err != nil {
 			return err

@@ -5,7 +5,7 @@
 #    embedded quickjs.wasm, no build outputs), as a module proxy would serve it.
 # 2. A fresh module in a temp dir that runs the README's go mod commands (a replace
 #    directive: the module is not published) and
-#    builds user/main.go (one catalog.TypedFunc tool, one cell; its `ignore` build
+#    builds user/main.go (one core.TypedFunc tool, one cell; its `ignore` build
 #    tag keeps it out of this repository's own ./... and is dropped in the copy).
 # 3. Run without a binary: it must fail with the documented error, which names the
 #    npm command and the path.

@@ -9,9 +9,10 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/examples/toolset"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/hostopts"
+	"github.com/codemode-go/codemode/internal/toolset"
 	"github.com/codemode-go/codemode/tests/hostile"
 )
 
@@ -131,7 +132,7 @@ func text(r core.Result) string {
 
 // TestOrdinaryCellsAreDeterministic: each cell of the differential corpus gives
 // its exact value in deterministic mode, natively and (the same test under
-// GOOS=js) on the host engine; wasm/wasip1/wasmtest checks the same values
+// GOOS=js) on the host engine; internal/wasmtest checks the same values
 // through the wasip1 module.
 func TestOrdinaryCellsAreDeterministic(t *testing.T) {
 	rt := newDeterministicRuntime(t)
@@ -160,8 +161,10 @@ func newDeterministicRuntime(t *testing.T) *core.Runtime {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rt, err := core.New(context.Background(), core.Options{Config: cfg, Deterministic: true, Namespaces: ns,
-		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }})
+	opts := core.Options{Config: cfg, Namespaces: ns,
+		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }}
+	hostopts.Of(&opts).Deterministic = true
+	rt, err := core.New(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/codemode-go/codemode/edge/worker"
+	"github.com/codemode-go/codemode/internal/worker"
 	"github.com/codemode-go/codemode/tests/internal/wranglerdev"
 )
 

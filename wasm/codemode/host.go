@@ -12,15 +12,16 @@ import (
 	"syscall/js"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
-	"github.com/codemode-go/codemode/core/engine"
-	"github.com/codemode-go/codemode/core/engine/jsengine"
 	"github.com/codemode-go/codemode/core/mcp"
-	"github.com/codemode-go/codemode/core/namespace"
-	"github.com/codemode-go/codemode/core/namespace/issuesdemo"
-	"github.com/codemode-go/codemode/core/remote"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/engine"
+	"github.com/codemode-go/codemode/internal/engine/jsengine"
+	"github.com/codemode-go/codemode/internal/hostopts"
+	"github.com/codemode-go/codemode/internal/issuesdemo"
 	"github.com/codemode-go/codemode/internal/jsonin"
+	"github.com/codemode-go/codemode/internal/namespace"
+	"github.com/codemode-go/codemode/internal/remote"
 )
 
 // options is createCodeMode's options as the shim forwards them (already
@@ -155,11 +156,10 @@ func (h *host) init(args []js.Value) (string, error) {
 		Namespaces: ns,
 		Transcript: &core.Transcript{},
 
-		InterruptsPerSecond: opts.InterruptsPerSecond,
-		PollsPerSecond:      opts.PollsPerSecond,
+		Engine: core.EngineConfig{InterruptsPerSecond: opts.InterruptsPerSecond, PollsPerSecond: opts.PollsPerSecond},
 	}
 	if h.hooks.Type() == js.TypeObject && h.hooks.Get("transformTS").Type() == js.TypeFunction {
-		co.TransformTS = h.transformTS
+		hostopts.Of(&co).TransformTS = h.transformTS
 	}
 	switch opts.Engine {
 	case "", "host":
@@ -172,11 +172,11 @@ func (h *host) init(args []js.Value) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		co.Engine = e
+		hostopts.Of(&co).Engine = e
 	case "wazero":
 		// Only the build without the codemode_hostjs tag has wazero
 		// (codemode.wazero.wasm, which the shim loads for this engine).
-		co.Interpreter = true
+		co.Engine.Interpreter = true
 	default:
 		return "", fmt.Errorf(`createCodeMode: engine must be "host" or "wazero"`)
 	}

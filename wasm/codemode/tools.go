@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"syscall/js"
 
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/remote"
+	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/remote"
 )
 
 // clientSpec is a client tool's metadata as the page registered it. It is
@@ -88,7 +88,7 @@ func awaitCtx(ctx context.Context, p js.Value, cancel func()) (js.Value, error) 
 }
 
 // transformTS is core.Options.TransformTS over the shim's transformTS hook,
-// which loads tsx.wasm on first use and answers core/typescript.Transform's
+// which loads tsx.wasm on first use and answers internal/typescript.Transform's
 // text.
 func (h *host) transformTS(ctx context.Context, src string) ([]byte, error) {
 	v, err := awaitCtx(ctx, h.hooks.Call("transformTS", src), func() {})

@@ -8,14 +8,14 @@
 //
 // Boot: the host sets globalThis.__codemodeTsxBoot to an object with
 // ready(api) and runs the Go instance; api.transform(src) answers
-// core/typescript.Transform's JSON text synchronously (the transform is pure
+// internal/typescript.Transform's JSON text synchronously (the transform is pure
 // Go: it never waits for the JavaScript event loop).
 package main
 
 import (
 	"syscall/js"
 
-	"github.com/codemode-go/codemode/core/typescript"
+	"github.com/codemode-go/codemode/internal/typescript"
 )
 
 func main() {

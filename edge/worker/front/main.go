@@ -15,7 +15,7 @@ import (
 	"runtime"
 	"syscall/js"
 
-	"github.com/codemode-go/codemode/edge/worker"
+	"github.com/codemode-go/codemode/internal/worker"
 	json "github.com/goccy/go-json"
 	"github.com/syumai/workers/cloudflare"
 	"github.com/syumai/workers/cloudflare/fetch"

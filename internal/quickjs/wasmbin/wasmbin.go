@@ -37,7 +37,7 @@ var ErrMissing = errors.New("quickjs.wasm is missing")
 // package core, the only place a user meets this error.
 const missingHelp = "quickjs.wasm is missing: this build does not embed it (a module fetched with go get has no build outputs). " +
 	"Install the pinned engine with `npm i " + Version + "` and pass its path, " +
-	"core.Options{QuickJSWasmPath: \"" + NPMPath + "\"}, or its bytes as core.Options.QuickJSWasm " +
+	"core.Options{Engine: core.EngineConfig{QuickJSWasmPath: \"" + NPMPath + "\"}}, or its bytes as core.Options.Engine.QuickJSWasm " +
 	"(inside the codemode repository, ./build.sh deps embeds it instead)"
 
 var (

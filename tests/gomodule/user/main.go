@@ -1,6 +1,6 @@
 //go:build ignore
 
-// A new user's program: one tool of their own, made with catalog.TypedFunc, and
+// A new user's program: one tool of their own, made with core.TypedFunc, and
 // one cell that finds and calls it. The path to quickjs.wasm comes from the
 // first argument, exactly as the runtime's error tells a go get user to pass it.
 package main
@@ -11,8 +11,6 @@ import (
 	"os"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/config"
 )
 
 type greetIn struct {
@@ -25,21 +23,21 @@ type greetOut struct {
 
 func main() {
 	ctx := context.Background()
-	greet, err := catalog.TypedFunc(catalog.Spec{Name: "greet", Description: "Greet someone by name.", Owner: "demo", Origin: catalog.OriginBundledPlugin},
+	greet, err := core.TypedFunc(core.Spec{Name: "greet", Description: "Greet someone by name.", Owner: "demo", Origin: core.OriginBundledPlugin},
 		func(_ context.Context, in greetIn) (greetOut, error) {
 			return greetOut{Greeting: "hello, " + in.Name}, nil
 		})
 	if err != nil {
 		fail(err)
 	}
-	cfg := config.Default()
+	cfg := core.DefaultConfig()
 	cfg.Enabled = true
 	opts := core.Options{
 		Config: cfg,
-		Tools:  func(context.Context, core.Scope) ([]catalog.Tool, error) { return []catalog.Tool{greet}, nil },
+		Tools:  func(context.Context, core.Scope) ([]core.Tool, error) { return []core.Tool{greet}, nil },
 	}
 	if len(os.Args) > 1 {
-		opts.QuickJSWasmPath = os.Args[1]
+		opts.Engine.QuickJSWasmPath = os.Args[1]
 	}
 	rt, err := core.New(ctx, opts)
 	if err != nil {

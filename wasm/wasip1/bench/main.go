@@ -17,8 +17,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/codemode-go/codemode/wasm/wasip1/bench/measure"
-	"github.com/codemode-go/codemode/wasm/wasip1/wasmtest"
+	"github.com/codemode-go/codemode/internal/measure"
+	"github.com/codemode-go/codemode/internal/wasmtest"
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"

@@ -18,11 +18,11 @@ import (
 	"os"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/core/catalog"
-	"github.com/codemode-go/codemode/core/namespace"
-	"github.com/codemode-go/codemode/edge/serverconfig"
-	"github.com/codemode-go/codemode/examples/toolset"
+	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/cli"
+	"github.com/codemode-go/codemode/internal/namespace"
+	"github.com/codemode-go/codemode/internal/serverconfig"
+	"github.com/codemode-go/codemode/internal/toolset"
 )
 
 func usage(w io.Writer) {

@@ -10,7 +10,7 @@ package main
 import (
 	"context"
 
-	"github.com/codemode-go/codemode/wasm/wasip1"
+	"github.com/codemode-go/codemode/internal/wasip1"
 )
 
 var (

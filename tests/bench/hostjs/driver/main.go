@@ -2,7 +2,7 @@
 
 // Command driver is the "ours" side of ./build.sh bench-hostjs at the driver
 // level: the same workload sources as tests/bench/workloads.json, run by the
-// QuickJS driver on the host's own WebAssembly engine (core/engine/jsengine) and
+// QuickJS driver on the host's own WebAssembly engine (internal/engine/jsengine) and
 // on wazero's interpreter, in the same worker as quickjs-wasi's own host.
 //
 // Boot as codemode.wasm: globalThis.__codemodeBoot.ready(api) receives
@@ -17,9 +17,9 @@ import (
 	"syscall/js"
 	"time"
 
-	"github.com/codemode-go/codemode/core/engine"
-	"github.com/codemode-go/codemode/core/engine/jsengine"
-	"github.com/codemode-go/codemode/core/engine/wazeroengine"
+	"github.com/codemode-go/codemode/internal/engine"
+	"github.com/codemode-go/codemode/internal/engine/jsengine"
+	"github.com/codemode-go/codemode/internal/engine/wazeroengine"
 	"github.com/codemode-go/codemode/internal/quickjs"
 )
 

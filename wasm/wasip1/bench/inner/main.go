@@ -11,7 +11,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/codemode-go/codemode/wasm/wasip1/bench/measure"
+	"github.com/codemode-go/codemode/internal/measure"
 )
 
 func main() {

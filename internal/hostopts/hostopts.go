@@ -1,0 +1,57 @@
+// Package hostopts holds the core.Options knobs that only this module's own
+// hosts and tests set: an engine instance (the page's host engine, a test's
+// trapping engine), the out-of-process TypeScript transform, a relay-only
+// runtime, and the test clocks. They stay out of core's public API, which a Go
+// user reads in five minutes; core wires Of at init, so a host that imports
+// core can always call it.
+package hostopts
+
+import (
+	"context"
+	"time"
+
+	"github.com/codemode-go/codemode/internal/engine"
+)
+
+// Options are the knobs; the zero value is what a Go user of core gets.
+type Options struct {
+	// Engine runs QuickJS; nil picks the host's own WebAssembly engine under
+	// GOOS=js when the host installed it (internal/engine/jsengine), else a
+	// wazero engine (compiler natively, interpreter under GOARCH=wasm). The
+	// runtime does not close an engine it was handed.
+	Engine engine.Engine
+	// TransformTS runs the TypeScript transform in another program and answers
+	// internal/typescript.Transform's text for src. Only builds without the
+	// compiler use it (the codemode_hostjs tag: hostjs's codemode.wasm, whose
+	// shim loads tsx.wasm on the first TypeScript cell); the others transform
+	// in-process and ignore it. A run's clock starts after the transform, so
+	// its loading never eats into timeoutMs.
+	TransformTS func(ctx context.Context, src string) ([]byte, error)
+	// RelayOnly builds a runtime that never loads QuickJS: it serves Catalog,
+	// CallTool and Surface, and Exec and Wait answer runtime_unavailable. A
+	// stateless front whose cells run elsewhere (the Cloudflare Worker's Go
+	// front, a new instance per request) answers tool relays with it without
+	// paying for a VM on every request.
+	RelayOnly bool
+	// Deterministic fixes the guest clock and randomness (tests).
+	Deterministic bool
+	// Now is the clock for snapshot expiry (tests); nil means time.Now.
+	Now func() time.Time
+}
+
+// Of returns the knobs inside the *core.Options that opts points to, for the
+// caller to set. core assigns it at init; opts of any other type panics.
+var Of func(opts any) *Options
+
+// WaitOutside marks the nested tool call running under ctx (as passed to a
+// core.Tool's Execute) as waiting for the host outside the module. Call the
+// returned release, once or more, as soon as the answer is known to be on its
+// way (synchronously, in the code that hands the answer over), and before
+// blocking on anything else. While every pending call of a run is marked, the
+// run suspends at once with a waiting result (reason pending_tools) instead of
+// blocking; a later wait continues it. Outside a run (a direct tool call) it
+// does nothing.
+//
+// A WebAssembly host whose tools answer through an export (the wasip1
+// reactor) needs it; core assigns it at init.
+var WaitOutside func(ctx context.Context) (release func())
