@@ -18,3 +18,29 @@ func Unavailable(why string) core.Result {
 // UnknownRun is wait's answer for a runId the core does not hold: what a
 // host answers without asking a core that holds no runs yet.
 func UnknownRun() core.Result { return Failed(core.CodeInvalidInput, core.MsgRunUnavailable) }
+
+// Failure kinds a host's glue reports in place of a result when no core
+// answered (the Worker's session object, src/session.mjs, answers
+// {"failure": kind}); FailureResult is the result its Go side returns, so no
+// result shape or core text is written in JavaScript.
+const (
+	// FailureUnknownRun: the object holds no core, hence no runs (new, or
+	// evicted): wait's answer for an unknown runId.
+	FailureUnknownRun = "unknown_run"
+	// FailureCoreDown: the object's core could not start.
+	FailureCoreDown = "core_unavailable"
+	// FailureGlue: the glue around the core failed while answering.
+	FailureGlue = "internal"
+)
+
+// FailureResult is the result for a failure kind (an unknown kind is the
+// glue's failure too).
+func FailureResult(kind string) core.Result {
+	switch kind {
+	case FailureUnknownRun:
+		return UnknownRun()
+	case FailureCoreDown:
+		return Unavailable("the session's core could not start")
+	}
+	return Failed(core.CodeInternalError, "code mode could not complete this request in the session object.")
+}

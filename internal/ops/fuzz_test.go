@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	json "github.com/codemode-go/codemode/internal/jsonx"
 	"github.com/codemode-go/codemode/internal/ops"
-	json "github.com/goccy/go-json"
 )
 
 // FuzzDispatch: every operation of the table, fed any message, never panics,

@@ -3,13 +3,12 @@ package ops
 import (
 	"context"
 	"errors"
-	"net/http"
 	"slices"
 	"strings"
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/surface"
-	json "github.com/goccy/go-json"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
 // Names lists the operations for messages ("abort, catalog, ...").
@@ -52,7 +51,7 @@ func SurfaceOf(ctx context.Context, rt Runtime, c Call, req SurfaceRequest) Answ
 	}
 	s, err := rt.Surface(ctx, req.Scope.Core(), false)
 	if err != nil {
-		return refused(&Refusal{http.StatusInternalServerError, CodeInternal, "the server could not build the tool surface"})
+		return refused(&Refusal{statusInternal, CodeInternal, "the server could not build the tool surface"})
 	}
 	tools, _ := s.Format(format) // checked above
 	return Answer{Value: SurfaceResponse{Tools: tools}}
@@ -63,7 +62,7 @@ func SurfaceOf(ctx context.Context, rt Runtime, c Call, req SurfaceRequest) Answ
 func Catalog(ctx context.Context, rt Runtime, scope *Scope) Answer {
 	cat, err := rt.Catalog(ctx, scope.Core())
 	if err != nil {
-		return refused(&Refusal{http.StatusInternalServerError, CodeInternal, "the server could not build the tool catalog"})
+		return refused(&Refusal{statusInternal, CodeInternal, "the server could not build the tool catalog"})
 	}
 	return Answer{Value: cat}
 }
@@ -133,7 +132,7 @@ func runControl(rt Runtime, op string) (RunControl, *Refusal) {
 	if rc, ok := rt.(RunControl); ok {
 		return rc, nil
 	}
-	return nil, &Refusal{http.StatusNotFound, CodeNotFound, op + " is not served by this host: its runs live elsewhere (end a run with wait's answer or let its TTL expire)"}
+	return nil, &Refusal{statusNotFound, CodeNotFound, op + " is not served by this host: its runs live elsewhere (end a run with wait's answer or let its TTL expire)"}
 }
 
 // Abort discards a run of the scope, suspended or being resumed

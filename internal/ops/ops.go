@@ -9,18 +9,19 @@
 // operation accepts, refuses and answers alike on every host.
 package ops
 
+//go:generate go run ./gen ../..
+
 import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"net/http"
 	"time"
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/surface"
-	json "github.com/goccy/go-json"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
 // Operations are the model-facing operations every front serves the same
@@ -144,16 +145,16 @@ func decoded[R any](f func(context.Context, Runtime, Call, R) Answer) Op {
 // and the value, the refusal's status and {error: {code, message}}, or 429
 // at_capacity for a result the runtime refused at capacity.
 func (a Answer) Encode() (int, []byte) {
-	status, v := http.StatusOK, a.Value
+	status, v := statusOK, a.Value
 	switch {
 	case a.Refusal != nil:
 		status, v = a.Refusal.Status, a.Refusal.Body()
 	case a.Result != nil && a.Result.RetryAfter > 0:
-		status, v = http.StatusTooManyRequests, (&Refusal{Code: CodeAtCapacity, Message: a.Result.Error}).Body()
+		status, v = statusTooMany, (&Refusal{Code: CodeAtCapacity, Message: a.Result.Error}).Body()
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		return http.StatusInternalServerError, encodeFailure
+		return statusInternal, encodeFailure
 	}
 	return status, b
 }
@@ -167,12 +168,12 @@ var encodeFailure, _ = json.Marshal((&Refusal{Code: CodeInternal, Message: "the 
 func Dispatch(ctx context.Context, rt Runtime, name string, c Call, msg []byte) (status int, out []byte) {
 	defer func() {
 		if p := recover(); p != nil {
-			status, out = refused(&Refusal{http.StatusInternalServerError, CodeInternal, "code mode failed while answering " + Quote(name)}).Encode()
+			status, out = refused(&Refusal{statusInternal, CodeInternal, "code mode failed while answering " + Quote(name)}).Encode()
 		}
 	}()
 	op, ok := Table[name]
 	if !ok {
-		return refused(&Refusal{http.StatusNotFound, CodeNotFound, "no operation " + Quote(name) + "; the operations are " + Names()}).Encode()
+		return refused(&Refusal{statusNotFound, CodeNotFound, "no operation " + Quote(name) + "; the operations are " + Names()}).Encode()
 	}
 	return op(ctx, rt, c, msg).Encode()
 }

@@ -11,8 +11,8 @@ import (
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/config"
 	"github.com/codemode-go/codemode/core/surface"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 	"github.com/codemode-go/codemode/internal/ops"
-	json "github.com/goccy/go-json"
 )
 
 // fakeRuntime answers every operation from what it was asked, so a test sees

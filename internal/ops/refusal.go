@@ -2,7 +2,6 @@ package ops
 
 import (
 	"errors"
-	"net/http"
 	"strconv"
 
 	"github.com/codemode-go/codemode/internal/jsonin"
@@ -43,6 +42,16 @@ const (
 	CodeAtCapacity = "at_capacity"
 )
 
+// The HTTP statuses of answers and refusals (spelled here: net/http would
+// weigh on the page's codemode.wasm, which links this package).
+const (
+	statusOK         = 200
+	statusBadRequest = 400
+	statusNotFound   = 404
+	statusTooMany    = 429
+	statusInternal   = 500
+)
+
 // kindCodes maps each of the strict decoder's refusals to its code.
 var kindCodes = map[jsonin.Kind]string{
 	jsonin.Malformed:      CodeInvalidJSON,
@@ -55,7 +64,7 @@ var kindCodes = map[jsonin.Kind]string{
 
 // BadRequest is a 400 refusal.
 func BadRequest(code, msg string) *Refusal {
-	return &Refusal{Status: http.StatusBadRequest, Code: code, Message: msg}
+	return &Refusal{Status: statusBadRequest, Code: code, Message: msg}
 }
 
 // Missing refuses a request without a required field.

@@ -2,7 +2,7 @@ package ops
 
 import (
 	"github.com/codemode-go/codemode/core"
-	json "github.com/goccy/go-json"
+	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
 // Scope is the wire scope of every operation: the agent run the caller acts

@@ -83,7 +83,7 @@ func TestBadRequestsAnswerErrors(t *testing.T) {
 		{"wait", `{"runtime":1,"runId":"cm_nope"}`, ""},
 		{"settle", `{"runtime":1,"id":"hc_99","result":{}}`, `unknown host call "hc_99"`},
 		{"settle", `{"runtime":1,"id":"hc_1"}`, `exactly one of "result" or "error"`},
-		{"surface", `{"runtime":1,"format":"xml"}`, `surface: format must be "plain", "anthropic", "openai" or "openai-responses" (got "xml")`},
+		{"surface", `{"runtime":1,"format":"xml"}`, `surface: field "format" must be "plain", "anthropic", "openai" or "openai-responses" (got "xml")`},
 		{"frobnicate", `{"runtime":1}`, `unknown operation "frobnicate"`},
 		{"create_runtime", `{"tools":[{"name":""}]}`, "tools[0] needs a name"},
 		{"create_runtime", `{"tools":[{"name":"a"},{"name":"a"}]}`, "declared twice"},
