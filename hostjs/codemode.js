@@ -269,17 +269,14 @@ class WorkerCore {
     this.controllers.clear();
     const pending = [...this.pending.entries()];
     this.pending.clear();
-    const ms = this.info ? this.info.timeoutMs : 0;
+    // The results and texts are Go's (init's failures: internal/ops.ShimFailures); an exec or
+    // wait is only sent once init answered, so they are here.
+    const failures = this.info?.failures;
     for (const [id, p] of pending) {
       clearTimeout(p.timer);
       if (p.method === "exec" || p.method === "wait") {
-        const why = id === timedOut
-          ? `code mode cell exceeded timeoutMs (${ms} ms); the worker running it was stopped.`
-          : stopped !== null
-            ? `code mode cell was stopped by the host (${stopped}); the worker running it was terminated and a new core started.`
-            : "code mode worker was restarted while this call ran; the run is lost.";
-        const code = id === timedOut ? "timeout" : stopped !== null ? undefined : "runtime_unavailable";
-        p.resolve(JSON.stringify({ status: "failed", error: why, code, telemetry: this.owner.lastTelemetry() }));
+        const f = id === timedOut ? failures.timeout : stopped !== null ? failures.stopped : failures.restarted;
+        p.resolve(JSON.stringify({ ...f, error: f.error.replace("{reason}", () => stopped), telemetry: this.owner.lastTelemetry() }));
       } else {
         p.reject(new Error("code mode worker was restarted"));
       }

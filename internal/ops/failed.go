@@ -1,6 +1,10 @@
 package ops
 
-import "github.com/codemode-go/codemode/core"
+import (
+	"strconv"
+
+	"github.com/codemode-go/codemode/core"
+)
 
 // Failed is a failed CodeModeResult for a failure no core saw (a session
 // object whose core could not start, a lost Durable Object): the spec's
@@ -43,4 +47,27 @@ func FailureResult(kind string) core.Result {
 		return Unavailable("the session's core could not start")
 	}
 	return Failed(core.CodeInternalError, "code mode could not complete this request in the session object.")
+}
+
+// ShimFailures are the failed results hostjs's page shim answers for an
+// exec or wait in flight when it terminates the worker running the core
+// (and with it this Go program): it cannot ask Go then, so the core hands
+// them over with its init answer, and the shim only fills in the stop's
+// reason ("{reason}") and the last telemetry.
+type ShimFailures struct {
+	// Timeout: the cell ran past timeoutMs plus the shim's grace.
+	Timeout core.Result `json:"timeout"`
+	// Stopped: the host called stop(reason); no code, the host chose it.
+	Stopped core.Result `json:"stopped"`
+	// Restarted: the worker died under the call.
+	Restarted core.Result `json:"restarted"`
+}
+
+// ShimFailuresFor are the shim's failures for a core with timeoutMs.
+func ShimFailuresFor(timeoutMs int) ShimFailures {
+	return ShimFailures{
+		Timeout:   Failed(core.CodeTimeout, "code mode cell exceeded timeoutMs ("+strconv.Itoa(timeoutMs)+" ms); the worker running it was stopped."),
+		Stopped:   Failed("", "code mode cell was stopped by the host ({reason}); the worker running it was terminated and a new core started."),
+		Restarted: Failed(core.CodeRuntimeUnavailable, "code mode worker was restarted while this call ran; the run is lost."),
+	}
 }

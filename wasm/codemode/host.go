@@ -190,7 +190,9 @@ func (h *host) init(args []js.Value) (string, error) {
 	h.mu.Lock()
 	h.rt, h.mcp, h.trans = rt, servers, co.Transcript
 	h.mu.Unlock()
-	b, _ := json.Marshal(map[string]any{"timeoutMs": cfg.TimeoutMs, "languages": cfg.Languages})
+	// failures: what the page's shim answers for a call whose worker it
+	// terminates, when no Go is left to ask (ops.ShimFailures).
+	b, _ := json.Marshal(map[string]any{"timeoutMs": cfg.TimeoutMs, "languages": cfg.Languages, "failures": ops.ShimFailuresFor(cfg.TimeoutMs)})
 	return string(b), nil
 }
 
