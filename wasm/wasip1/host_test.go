@@ -158,3 +158,20 @@ func TestAbortEndsOpenHostCalls(t *testing.T) {
 		t.Fatalf("wait after abort: %+v", w.Result)
 	}
 }
+
+// TestOpsAreTheDispatch: the exports' list (the reactor's order) and the
+// operations Handle dispatches are the same set.
+func TestOpsAreTheDispatch(t *testing.T) {
+	want := map[string]bool{"create_runtime": true}
+	for op := range runtimeOps {
+		want[op] = true
+	}
+	if len(Ops) != len(want) {
+		t.Fatalf("Ops %v, dispatch %v", Ops, want)
+	}
+	for _, op := range Ops {
+		if !want[op] {
+			t.Errorf("Ops lists %q, which Handle does not dispatch", op)
+		}
+	}
+}
