@@ -14,6 +14,11 @@ const (
 	msgAborted      = "code mode run was aborted."
 )
 
+// MsgRunUnavailable is wait's message for an unknown, expired or foreign
+// runId: a host answering for a core that holds no runs yet (a new session
+// object) says exactly this (internal/ops.UnknownRun).
+const MsgRunUnavailable = msgUnavailable
+
 // runState is where a run stands in its store. Every transition happens under
 // the store's lock, so Abort, EndSession, expiry and Close see one answer.
 type runState int

@@ -30,45 +30,21 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/internal/catalog"
-	"github.com/codemode-go/codemode/internal/config"
-	"github.com/codemode-go/codemode/internal/relay"
-	"github.com/codemode-go/codemode/internal/surface"
-	json "github.com/goccy/go-json"
+	"github.com/codemode-go/codemode/internal/ops"
 )
 
 // Operations are the model-facing operations every front serves the same
-// way (the HTTP API here, the MCP server in mcpserver): a front decodes
-// exec's and wait's arguments into ExecArgs and WaitArgs and calls these.
-type Operations interface {
-	// Exec runs a cell (POST /v1/exec); failures are results, never errors.
-	Exec(ctx context.Context, call core.CallInfo, in core.ExecInput) core.Result
-	// Wait resumes a waiting run (POST /v1/wait).
-	Wait(ctx context.Context, call core.CallInfo, in core.WaitInput) core.Result
-	// Surface is the model-visible tool surface of a scope (POST /v1/surface).
-	Surface(ctx context.Context, scope core.Scope, disableTools bool) (surface.Surface, error)
-	// Config is the Code Mode configuration (limits, languages) the front
-	// reports and applies.
-	Config() config.Config
-}
+// way (the HTTP API here, the MCP server in mcpserver): the operations
+// table's (internal/ops).
+type Operations = ops.Operations
 
-// Runtime is everything the handler asks of a core. *core.Runtime is the one
-// in-process implementation; a host whose cells run somewhere else implements
-// it by forwarding (the Cloudflare Worker's front forwards Exec, Wait and
-// Surface to a Durable Object and serves Catalog and CallTool from a RelayOnly
-// core), so every route, its decoding and its answers stay in this package.
-type Runtime interface {
-	Operations
-	// Catalog is a scope's catalog for a remote core (POST /v1/catalog).
-	Catalog(ctx context.Context, scope core.Scope) (relay.Catalog, error)
-	// CallTool runs one catalog tool for a remote core's guest (POST
-	// /v1/tools/call); a *relay.ToolError is the tool's failure, answered 200.
-	CallTool(ctx context.Context, call core.CallInfo, id string, input json.RawMessage) (catalog.Result, *relay.ToolError)
-	// ReadMCP reads a resource or renders a prompt of an MCP server for a
-	// remote core's guest (POST /v1/mcp/resources/read, /v1/mcp/prompts/get);
-	// a *relay.ToolError is the read's failure, answered 200.
-	ReadMCP(ctx context.Context, call core.CallInfo, rd relay.MCPRead) (json.RawMessage, *relay.ToolError)
-}
+// Runtime is everything the handler asks of a core (ops.Runtime).
+// *core.Runtime is the one in-process implementation; a host whose cells run
+// somewhere else implements it by forwarding (the Cloudflare Worker's front
+// forwards Exec, Wait and Surface to a Durable Object and serves Catalog and
+// CallTool from a RelayOnly core), so every route, its decoding and its
+// answers stay in one place.
+type Runtime = ops.Runtime
 
 var _ Runtime = (*core.Runtime)(nil)
 
@@ -175,15 +151,12 @@ func New(rt Runtime, opts Options) (*Handler, error) {
 		h.opts.Engine = rt.Config().Runtime
 	}
 	h.routes = map[string]route{
-		"/v1/exec":               {http.MethodPost, (*Handler).exec, true},
-		"/v1/wait":               {http.MethodPost, (*Handler).wait, true},
-		"/v1/surface":            {http.MethodPost, (*Handler).surface, true},
-		"/v1/catalog":            {http.MethodGet, (*Handler).catalog, true},
-		"/v1/tools/call":         {http.MethodPost, (*Handler).toolsCall, true},
-		"/v1/mcp/resources/read": {http.MethodPost, (*Handler).mcpResource, true},
-		"/v1/mcp/prompts/get":    {http.MethodPost, (*Handler).mcpPrompt, true},
-		"/healthz":               {http.MethodGet, (*Handler).healthz, false},
-		"/openapi.json":          {http.MethodGet, (*Handler).openAPI, false},
+		"/v1/catalog":   {http.MethodGet, (*Handler).catalog, true},
+		"/healthz":      {http.MethodGet, (*Handler).healthz, false},
+		"/openapi.json": {http.MethodGet, (*Handler).openAPI, false},
+	}
+	for _, op := range []string{"exec", "wait", "surface", "tools/call", "mcp/resources/read", "mcp/prompts/get"} {
+		h.routes["/v1/"+op] = route{http.MethodPost, h.serveOp(op), true}
 	}
 	if opts.MCP != nil {
 		h.routes["/mcp"] = route{"", (*Handler).mcp, true}
@@ -217,7 +190,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				panic(p)
 			}
 			if !sw.wrote {
-				writeError(sw, &apiError{http.StatusInternalServerError, CodeInternal, "the server failed while answering this request"})
+				writeError(sw, refuse(http.StatusInternalServerError, CodeInternal, "the server failed while answering this request"))
 			}
 			if h.opts.Logger != nil {
 				h.opts.Logger.Error("request panicked", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(p))
@@ -230,7 +203,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, rc *requestContext) {
 	if h.opts.LoopbackHostsOnly && !loopbackHost(r.Host) {
-		writeError(w, &apiError{http.StatusForbidden, CodeHostNotAllowed, "host " + quoteField(r.Host) + " is not a name of this server: without auth.tokens it answers only localhost, 127.0.0.1 and [::1] (a guard against DNS rebinding); use one of those, or add auth.tokens to the config to serve other names"})
+		writeError(w, refuse(http.StatusForbidden, CodeHostNotAllowed, "host " + quoteField(r.Host) + " is not a name of this server: without auth.tokens it answers only localhost, 127.0.0.1 and [::1] (a guard against DNS rebinding); use one of those, or add auth.tokens to the config to serve other names"))
 		return
 	}
 	if h.cors.handle(w, r) {
@@ -246,7 +219,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, rc *requestConte
 		if h.opts.MCP != nil {
 			msg += "; the MCP server (Streamable HTTP) is /mcp"
 		}
-		writeError(w, &apiError{http.StatusNotFound, CodeNotFound, msg})
+		writeError(w, refuse(http.StatusNotFound, CodeNotFound, msg))
 		return
 	}
 	if rt.method != "" && r.Method != rt.method && !(rt.method == http.MethodGet && r.Method == http.MethodHead) {
@@ -255,7 +228,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, rc *requestConte
 			allow = "GET, HEAD"
 		}
 		w.Header().Set("Allow", allow)
-		writeError(w, &apiError{http.StatusMethodNotAllowed, CodeMethodNotAllowed, r.URL.Path + " answers " + allow + " only"})
+		writeError(w, refuse(http.StatusMethodNotAllowed, CodeMethodNotAllowed, r.URL.Path + " answers " + allow + " only"))
 		return
 	}
 	if rt.auth {

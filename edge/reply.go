@@ -4,63 +4,54 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/codemode-go/codemode/internal/ops"
 	json "github.com/goccy/go-json"
 )
 
 // apiError is an HTTP-level refusal: the status and the {error: {code,
-// message}} body. Messages are written here, in JSON terms; nothing from a Go
-// error (types, stacks, host paths) is ever copied into one.
-type apiError struct {
-	Status  int
-	Code    string
-	Message string
-}
+// message}} body, the operations table's own (ops.Refusal). Messages are
+// written in JSON terms; nothing from a Go error (types, stacks, host paths)
+// is ever copied into one.
+type apiError = ops.Refusal
 
 // Error codes of HTTP-level refusals, stable for clients and tests.
 const (
-	CodeInvalidJSON          = "invalid_json"
-	CodeTrailingData         = "trailing_data"
-	CodeUnknownField         = "unknown_field"
-	CodeDuplicateField       = "duplicate_field"
-	CodeWrongType            = "wrong_type"
-	CodeTooDeep              = "too_deep"
-	CodeMissingField         = "missing_field"
-	CodeInvalidField         = "invalid_field"
+	CodeInvalidJSON          = ops.CodeInvalidJSON
+	CodeTrailingData         = ops.CodeTrailingData
+	CodeUnknownField         = ops.CodeUnknownField
+	CodeDuplicateField       = ops.CodeDuplicateField
+	CodeWrongType            = ops.CodeWrongType
+	CodeTooDeep              = ops.CodeTooDeep
+	CodeMissingField         = ops.CodeMissingField
+	CodeInvalidField         = ops.CodeInvalidField
 	CodeBodyTooLarge         = "body_too_large"
 	CodeUnsupportedMediaType = "unsupported_media_type"
 	CodeMethodNotAllowed     = "method_not_allowed"
-	CodeNotFound             = "not_found"
+	CodeNotFound             = ops.CodeNotFound
 	CodeUnauthorized         = "unauthorized"
 	CodeOriginNotAllowed     = "origin_not_allowed"
-	CodeInternal             = "internal_error"
+	CodeInternal             = ops.CodeInternal
 	// CodeAtCapacity answers 429 with Retry-After: the runtime already runs
 	// as many cells as it may (core.Options.MaxRunningCells).
-	CodeAtCapacity = "at_capacity"
+	CodeAtCapacity = ops.CodeAtCapacity
 	// CodeHostNotAllowed answers 403 when Options.LoopbackHostsOnly is set and
 	// the request's Host is not a loopback name (DNS rebinding).
 	CodeHostNotAllowed = "host_not_allowed"
 )
 
-func badRequest(code, msg string) *apiError {
-	return &apiError{Status: http.StatusBadRequest, Code: code, Message: msg}
-}
-
-type errorBody struct {
-	Error errorDetail `json:"error"`
-}
-
-type errorDetail struct {
-	Code    string `json:"code"`
-	Message string `json:"message"`
-}
+func badRequest(code, msg string) *apiError { return ops.BadRequest(code, msg) }
 
 // writeJSON answers status with v as JSON.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	b, err := json.Marshal(v)
 	if err != nil {
-		status = http.StatusInternalServerError
-		b, _ = json.Marshal(errorBody{errorDetail{CodeInternal, "the server could not encode its answer"}})
+		status, b = ops.Answer{Value: v}.Encode()
 	}
+	writeRaw(w, status, b)
+}
+
+// writeRaw answers status with the JSON document b.
+func writeRaw(w http.ResponseWriter, status int, b []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(b)+1))
@@ -71,5 +62,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 func writeError(w http.ResponseWriter, e *apiError) {
-	writeJSON(w, e.Status, errorBody{errorDetail{e.Code, e.Message}})
+	writeJSON(w, e.Status, e.Body())
+}
+
+// refuse is an HTTP-level refusal with status, code and message.
+func refuse(status int, code, msg string) *apiError {
+	return &apiError{Status: status, Code: code, Message: msg}
 }

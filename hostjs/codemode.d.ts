@@ -66,7 +66,8 @@ export interface CodeModeOptions {
   pollsPerSecond?: number;
 }
 
-/** Who runs: a suspended run is only visible to the scope that made it. */
+// BEGIN wire types: generated from the Go types by ./build.sh gen (internal/ops/gen); do not edit.
+/** Who runs: a suspended run is only visible to the scope that made it (ops.Scope). */
 export interface CodeModeScope {
   agentId?: string;
   sessionId?: string;
@@ -74,12 +75,15 @@ export interface CodeModeScope {
   agentRunId?: string;
 }
 
+/** exec's input (ops.ExecArgs): code, or its alias command. */
 export interface ExecInput {
   code: string;
-  language?: "javascript" | "typescript";
+  command?: string;
+  language?: string;
   restartSafe?: boolean;
 }
 
+/** The spec's error codes (core.ErrorCode). */
 export type CodeModeErrorCode =
   | "invalid_input"
   | "runtime_unavailable"
@@ -88,8 +92,10 @@ export type CodeModeErrorCode =
   | "snapshot_limit_exceeded"
   | "internal_error";
 
+/** One output item of text() or json() (core.Output). */
 export type CodeModeOutput = { type: "text"; text: string } | { type: "json"; value: unknown };
 
+/** A result's telemetry (catalog.Telemetry). */
 export interface CodeModeTelemetry {
   catalogSize: number;
   catalogBySource: { openclaw: number; mcp: number; client: number };
@@ -99,20 +105,20 @@ export interface CodeModeTelemetry {
   modelVisibleTools: string[];
 }
 
+/** A waiting run's pending call (core.PendingToolCall). */
+export interface PendingToolCall {
+  id: string;
+  toolId?: string;
+  kind: string;
+}
+
+/** What exec and wait answer, by status (core.Result). */
 export type CodeModeResult =
   | { status: "completed"; value: unknown; output?: CodeModeOutput[]; telemetry: CodeModeTelemetry }
-  | {
-      status: "waiting";
-      runId: string;
-      reason: "yield" | "pending_tools" | string;
-      pendingToolCalls?: Array<{ id: string; toolId?: string; kind: string }>;
-      output?: CodeModeOutput[];
-      telemetry: CodeModeTelemetry;
-      restartSafe?: boolean;
-    }
+  | { status: "waiting"; runId: string; reason: string; pendingToolCalls?: PendingToolCall[]; output?: CodeModeOutput[]; telemetry: CodeModeTelemetry; restartSafe?: boolean }
   | { status: "failed"; error: string; code?: CodeModeErrorCode; output?: CodeModeOutput[]; telemetry: CodeModeTelemetry };
 
-/** One entry of ALL_TOOLS. */
+/** One entry of ALL_TOOLS (catalog.Entry). */
 export interface ToolCatalogEntry {
   id: string;
   name: string;
@@ -124,12 +130,12 @@ export interface ToolCatalogEntry {
   output?: string;
 }
 
-/** One nested tool call in the transcript (no inputs or outputs, only sizes). */
+/** One nested tool call in the transcript, no inputs or outputs, only sizes (catalog.NestedCall). */
 export interface NestedCall {
   callId: string;
   parentCallId?: string;
   toolId: string;
-  via: string;
+  via: "tools" | "mcp" | "namespace";
   inputBytes: number;
   outcome: "ok" | "error" | "denied";
   start: string;
@@ -137,10 +143,10 @@ export interface NestedCall {
   durationMs: number;
 }
 
-/** One exec or wait call of the transcript. */
+/** One exec or wait call of the transcript (core.TranscriptEntry). */
 export interface TranscriptEntry {
   callId: string;
-  tool: "exec" | "wait";
+  tool: string;
   toolKind: string;
   language?: string;
   codeBytes?: number;
@@ -149,6 +155,7 @@ export interface TranscriptEntry {
   code?: CodeModeErrorCode;
   nested: NestedCall[];
 }
+// END wire types.
 
 export interface CodeMode extends EventTarget {
   readonly thread: "worker" | "inline";

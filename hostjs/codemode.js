@@ -110,22 +110,25 @@ function goOptions(o) {
   };
 }
 
-// callIdOf checks the optional {callId, scope} of exec/wait (["", ""] when
+// callIdOf checks the optional {callId, scope} of exec/wait (["", {}] when
 // absent); a bad one rejects like every other input error of exec/wait.
-const callIdOf = (opts, method) => new Promise((resolve) => resolve([callIdText(opts, method), scopeJSON(opts)]));
+const callIdOf = (opts, method) => new Promise((resolve) => resolve([callIdText(opts, method), scopeOf(opts)]));
 const SCOPE_FIELDS = ["agentId", "sessionId", "sessionKey", "agentRunId"];
 
-/** The optional scope of exec/wait/surface as JSON ("" for none): a host serving several agents or sessions. */
-function scopeJSON(opts) {
-  if (opts === undefined || opts.scope === undefined) return "";
+/** The optional scope of an operation ({} for none): a host serving several agents or sessions. */
+function scopeOf(opts) {
+  if (opts === undefined || opts.scope === undefined) return {};
   const sc = opts.scope;
   if (!isObject(sc)) throw new TypeError("scope must be an object {agentId?, sessionId?, sessionKey?, agentRunId?}");
   for (const [k, v] of Object.entries(sc)) {
     if (!SCOPE_FIELDS.includes(k)) throw new TypeError(`scope: unknown field "${k}"`);
     if (typeof v !== "string") throw new TypeError(`scope.${k} must be a string`);
   }
-  return JSON.stringify(sc);
+  return sc;
 }
+
+/** The message of one operation of the Go table (internal/ops): its fields and the scope. */
+const message = (fields, opts) => JSON.stringify({ ...fields, scope: scopeOf(opts) });
 
 function callIdText(opts, method) {
   if (opts === undefined) return "";
@@ -266,17 +269,14 @@ class WorkerCore {
     this.controllers.clear();
     const pending = [...this.pending.entries()];
     this.pending.clear();
-    const ms = this.info ? this.info.timeoutMs : 0;
+    // The results and texts are Go's (init's failures: internal/ops.ShimFailures); an exec or
+    // wait is only sent once init answered, so they are here.
+    const failures = this.info?.failures;
     for (const [id, p] of pending) {
       clearTimeout(p.timer);
       if (p.method === "exec" || p.method === "wait") {
-        const why = id === timedOut
-          ? `code mode cell exceeded timeoutMs (${ms} ms); the worker running it was stopped.`
-          : stopped !== null
-            ? `code mode cell was stopped by the host (${stopped}); the worker running it was terminated and a new core started.`
-            : "code mode worker was restarted while this call ran; the run is lost.";
-        const code = id === timedOut ? "timeout" : stopped !== null ? undefined : "runtime_unavailable";
-        p.resolve(JSON.stringify({ status: "failed", error: why, code, telemetry: this.owner.lastTelemetry() }));
+        const f = id === timedOut ? failures.timeout : stopped !== null ? failures.stopped : failures.restarted;
+        p.resolve(JSON.stringify({ ...f, error: f.error.replace("{reason}", () => stopped), telemetry: this.owner.lastTelemetry() }));
       } else {
         p.reject(new Error("code mode worker was restarted"));
       }
@@ -358,7 +358,7 @@ class CodeMode extends EventTarget {
     if (input.command !== undefined && typeof input.command !== "string") return Promise.reject(new TypeError("exec: input.command must be a string"));
     if (input.language !== undefined && typeof input.language !== "string") return Promise.reject(new TypeError("exec: input.language must be a string"));
     if (input.restartSafe !== undefined && typeof input.restartSafe !== "boolean") return Promise.reject(new TypeError("exec: input.restartSafe must be a boolean"));
-    return callIdOf(opts, "exec").then(([cid, sc]) => this._result("exec", [JSON.stringify(input), cid, sc]));
+    return callIdOf(opts, "exec").then(([cid, scope]) => this._result("exec", [JSON.stringify({ ...input, scope }), cid]));
   }
   /**
    * @param {{runId: string}} input
@@ -366,7 +366,7 @@ class CodeMode extends EventTarget {
    */
   wait(input, opts) {
     if (!isObject(input) || typeof input.runId !== "string") return Promise.reject(new TypeError("wait: input.runId must be a string"));
-    return callIdOf(opts, "wait").then(([cid, sc]) => this._result("wait", [JSON.stringify({ runId: input.runId }), cid, sc]));
+    return callIdOf(opts, "wait").then(([cid, scope]) => this._result("wait", [JSON.stringify({ runId: input.runId, scope }), cid]));
   }
   /** Every exec/wait of this core with its nested tool calls: {entries: [...]}. */
   async transcript() {
@@ -380,10 +380,10 @@ class CodeMode extends EventTarget {
   /** @param {"plain"|"anthropic"|"openai"|"openai-responses"} [format] The core checks it (internal/surface Formats). */
   async surface(format = "plain", opts) {
     if (typeof format !== "string") throw new TypeError("surface: format must be a string");
-    return JSON.parse(await this._call("surface", [format, scopeJSON(opts)]));
+    return JSON.parse(await this._call("surface", [message({ format }, opts)]));
   }
   async catalog() {
-    return JSON.parse(await this._call("catalog", []));
+    return JSON.parse(await this._call("catalog", ["{}"]));
   }
   /** The core's Go runtime: {goroutines, heapBytes} (live heap), for leak checks. */
   async stats() {
@@ -396,7 +396,7 @@ class CodeMode extends EventTarget {
   async abort(runId, opts) {
     if (typeof runId !== "string") throw new TypeError("abort: runId must be a string");
     if (opts !== undefined && !isObject(opts)) throw new TypeError("abort: options must be an object {scope?}");
-    return JSON.parse(await this._call("abort", [runId, scopeJSON(opts)]));
+    return JSON.parse(await this._call("abort", [message({ runId }, opts)]));
   }
   /**
    * Restarts a suspended run's snapshot TTL from now, for hosts whose clock
@@ -407,7 +407,7 @@ class CodeMode extends EventTarget {
   async restartTTL(runId, opts) {
     if (typeof runId !== "string") throw new TypeError("restartTTL: runId must be a string");
     if (opts !== undefined && !isObject(opts)) throw new TypeError("restartTTL: options must be an object {scope?}");
-    return JSON.parse(await this._call("restartTTL", [runId, scopeJSON(opts)]));
+    return JSON.parse(await this._call("restartTTL", [message({ runId }, opts)]));
   }
   /**
    * Stops the exec or wait in flight (thread "worker" only): the worker is

@@ -81,7 +81,7 @@ test("options are checked in JavaScript: a TypeError names the option", async ()
   await assert.rejects(cm.exec({ code: 1 }), TypeError);
   await assert.rejects(cm.exec({ code: "1", extra: 1 }), /unknown field "extra"/);
   await assert.rejects(cm.wait({}), /runId must be a string/);
-  await assert.rejects(cm.surface("xml"), /format must be/);
+  await assert.rejects(cm.surface("xml"), /field "format" must be "plain"/);
 });
 
 test("JavaScript and TypeScript cells complete with the spec's result union", async () => {

@@ -202,7 +202,7 @@ export async function bootGo(base, wasmURL, modules) {
 
 /**
  * @param {{assets: string|URL, options: object, hooks: object}} args
- * @returns {Promise<{api: any, info: {timeoutMs: number}}>}
+ * @returns {Promise<{api: any, info: {timeoutMs: number, languages: string[], failures: object}}>} failures: internal/ops.ShimFailures
  */
 export async function startCore({ assets, options, hooks, modules }) {
   const base = assets ? new URL(String(assets)) : null;

@@ -21,10 +21,13 @@ import (
 	"github.com/codemode-go/codemode/internal/jsonin"
 	"github.com/codemode-go/codemode/internal/namespace"
 	"github.com/codemode-go/codemode/internal/toolset"
+	"github.com/codemode-go/codemode/internal/ops"
 	gojson "github.com/goccy/go-json"
 )
 
-// Ops are the request kinds Handle answers, one export each.
+// Ops are the request kinds Handle answers, one export each, in the
+// reactor's order: create_runtime and the operations on a runtime
+// (runtimeOps, over the operations table).
 var Ops = []string{"create_runtime", "exec", "wait", "settle", "surface", "catalog", "abort", "close_runtime"}
 
 // MaxRuntimes bounds the runtimes one instance holds (each costs a QuickJS
@@ -40,6 +43,11 @@ type Host struct {
 	// Interpreter asks for wazero's interpreter natively (tests); under
 	// GOARCH=wasm the core always interprets.
 	Interpreter bool
+	// Deterministic fixes the guest clock and randomness of every runtime
+	// (core.Options), so tests compare cells across engines. A build and test
+	// knob, never part of the wire: the reactor sets it only when built with
+	// the codemode_deterministic tag (the differential test's module).
+	Deterministic bool
 }
 
 type hostRuntime struct {
@@ -121,71 +129,130 @@ func (h *Host) handle(ctx context.Context, op string, req []byte) (any, error) {
 	if r == nil {
 		return nil, badInput("%s: unknown runtime %d (create_runtime returns the number; close_runtime ends it)", op, head.Runtime)
 	}
-	switch op {
-	case "exec":
+	do, ok := runtimeOps[op]
+	if !ok {
+		return nil, badInput("unknown operation %q", op)
+	}
+	return do(ctx, h, r, head.Runtime, req)
+}
+
+// runtimeOps answers the exports that act on a runtime. Each decodes its
+// envelope (the runtime handle and the operation's own fields) strictly,
+// then calls the operations table (internal/ops) with the runtime's scope:
+// the same decoding of the fields, the same refusals and answers as every
+// other host.
+var runtimeOps = map[string]func(ctx context.Context, h *Host, r *hostRuntime, id uint32, req []byte) (any, error){
+	"exec": func(ctx context.Context, h *Host, r *hostRuntime, id uint32, req []byte) (any, error) {
 		var in ExecRequest
 		if err := jsonin.Decode(req, &in, "request"); err != nil {
 			return nil, badInput("exec: %v", err)
 		}
-		ei := core.ExecInput{Code: in.Code, Command: in.Command, Language: in.Language, RestartSafe: in.RestartSafe}
-		return r.call("exec", "", func(call core.CallInfo) core.Result { return r.rt.Exec(ctx, call, ei) }), nil
-	case "wait":
-		var in struct {
-			Runtime uint32 `json:"runtime"`
-			RunID   string `json:"runId"`
-		}
+		return r.call("exec", "", func(c ops.Call) core.Result {
+			return *ops.Exec(ctx, r.rt, c, ops.ExecRequest{ExecArgs: in.ExecArgs, Scope: r.wireScope()}).Result
+		}), nil
+	},
+	"wait": func(ctx context.Context, h *Host, r *hostRuntime, id uint32, req []byte) (any, error) {
+		var in RunRequest
 		if err := jsonin.Decode(req, &in, "request"); err != nil {
 			return nil, badInput("wait: %v", err)
 		}
-		return r.call("wait", in.RunID, func(call core.CallInfo) core.Result {
-			return r.rt.Wait(ctx, call, core.WaitInput{RunID: in.RunID})
+		return r.call("wait", in.RunID, func(c ops.Call) core.Result {
+			return *ops.Wait(ctx, r.rt, c, ops.WaitRequest{WaitArgs: ops.WaitArgs{RunID: &in.RunID}, Scope: r.wireScope()}).Result
 		}), nil
-	case "settle":
+	},
+	"settle": func(ctx context.Context, h *Host, r *hostRuntime, id uint32, req []byte) (any, error) {
 		return r.settle(req)
-	case "surface":
-		return r.surface(ctx, req)
-	case "catalog":
-		if err := jsonin.Decode(req, &head, "request"); err != nil {
+	},
+	"surface": func(ctx context.Context, h *Host, r *hostRuntime, id uint32, req []byte) (any, error) {
+		var in SurfaceRequest
+		if err := jsonin.Decode(req, &in, "request"); err != nil {
+			return nil, badInput("surface: %v", err)
+		}
+		v, err := tableAnswer("surface", ops.SurfaceOf(ctx, r.rt, ops.Call{}, ops.SurfaceRequest{Scope: r.wireScope(), Format: in.Format}))
+		if err != nil {
+			return nil, err
+		}
+		return v.(ops.SurfaceResponse).Tools, nil
+	},
+	"catalog": func(ctx context.Context, h *Host, r *hostRuntime, id uint32, req []byte) (any, error) {
+		var in RuntimeRequest
+		if err := jsonin.Decode(req, &in, "request"); err != nil {
 			return nil, badInput("catalog: %v", err)
 		}
-		return r.rt.Catalog(ctx, r.scope)
-	case "abort":
-		var in struct {
-			Runtime uint32 `json:"runtime"`
-			RunID   string `json:"runId"`
-		}
+		return tableAnswer("catalog", ops.Catalog(ctx, r.rt, r.wireScope()))
+	},
+	"abort": func(ctx context.Context, h *Host, r *hostRuntime, id uint32, req []byte) (any, error) {
+		var in RunRequest
 		if err := jsonin.Decode(req, &in, "request"); err != nil {
 			return nil, badInput("abort: %v", err)
 		}
-		aborted := r.rt.Abort(r.scope, in.RunID)
-		if aborted {
+		v, err := tableAnswer("abort", ops.Abort(ctx, r.rt, ops.Call{}, ops.RunRequest{RunID: &in.RunID, Scope: r.wireScope()}))
+		if err == nil && v.(ops.AbortResponse).Aborted {
 			r.forget(in.RunID)
 		}
-		return map[string]bool{"aborted": aborted}, nil
-	case "close_runtime":
-		if err := jsonin.Decode(req, &head, "request"); err != nil {
+		return v, err
+	},
+	"close_runtime": func(ctx context.Context, h *Host, r *hostRuntime, id uint32, req []byte) (any, error) {
+		var in RuntimeRequest
+		if err := jsonin.Decode(req, &in, "request"); err != nil {
 			return nil, badInput("close_runtime: %v", err)
 		}
 		h.mu.Lock()
-		delete(h.runtimes, head.Runtime)
+		delete(h.runtimes, id)
 		h.mu.Unlock()
 		return map[string]bool{"closed": true}, r.rt.Close(ctx)
-	}
-	return nil, badInput("unknown operation %q", op)
+	},
 }
 
-// ExecRequest is exec's request: the spec's exec input plus restartSafe.
+// SurfaceRequest is surface's request.
+type SurfaceRequest struct {
+	// Runtime is the handle create_runtime answered.
+	Runtime uint32 `json:"runtime"`
+	// Format is "plain" (the default), "anthropic", "openai" or
+	// "openai-responses" (ops.SurfaceRequest.Format).
+	Format *string `json:"format"`
+}
+
+// RuntimeRequest is the request of catalog and close_runtime: the handle
+// alone.
+type RuntimeRequest struct {
+	// Runtime is the handle create_runtime answered.
+	Runtime uint32 `json:"runtime"`
+}
+
+// wireScope is the runtime's scope as the table takes it.
+func (r *hostRuntime) wireScope() *ops.Scope {
+	return &ops.Scope{AgentID: r.scope.AgentID, SessionID: r.scope.SessionID}
+}
+
+// RunRequest is wait's and abort's request.
+type RunRequest struct {
+	// Runtime is the handle create_runtime answered.
+	Runtime uint32 `json:"runtime"`
+	// RunID is the run.
+	RunID string `json:"runId"`
+}
+
+// tableAnswer is the table's answer as this ABI's: its value, or its refusal as
+// an invalid_input error naming op (internal_error for a server failure).
+func tableAnswer(op string, a ops.Answer) (any, error) {
+	switch r := a.Refusal; {
+	case r == nil:
+		return a.Value, nil
+	case r.Status >= 500:
+		return nil, &Error{Code: core.CodeInternalError, Message: op + ": " + r.Message}
+	default:
+		return nil, badInput("%s: %s", op, r.Message)
+	}
+}
+
+// ExecRequest is exec's request: the runtime handle and exec's arguments
+// (ops.ExecArgs: the spec's exec input plus restartSafe, decoded as every
+// host decodes them).
 type ExecRequest struct {
 	// Runtime is the handle create_runtime answered.
 	Runtime uint32 `json:"runtime"`
-	// Code is the cell.
-	Code string `json:"code,omitempty"`
-	// Command is Code's alias (core.ExecInput.Command).
-	Command string `json:"command,omitempty"`
-	// Language is "javascript" or "typescript"; empty means the config's default.
-	Language string `json:"language,omitempty"`
-	// RestartSafe declares read-only work (core.ExecInput.RestartSafe).
-	RestartSafe bool `json:"restartSafe,omitempty"`
+	ops.ExecArgs
 }
 
 // CreateRequest is create_runtime's request.
@@ -197,9 +264,6 @@ type CreateRequest struct {
 	Tools []ToolDecl `json:"tools,omitempty"`
 	// ExampleTools adds the built-in example toolset (shipping_list, echo, ...).
 	ExampleTools bool `json:"exampleTools,omitempty"`
-	// Deterministic fixes the guest clock and randomness (core.Options), so a
-	// host can compare cells across engines or replay them.
-	Deterministic bool `json:"deterministic,omitempty"`
 }
 
 func (h *Host) create(ctx context.Context, req []byte) (any, error) {
@@ -257,7 +321,7 @@ func (h *Host) create(ctx context.Context, req []byte) (any, error) {
 	}
 	co := core.Options{Config: cfg, Engine: core.EngineConfig{Interpreter: h.Interpreter},
 		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }, Namespaces: ns}
-	hostopts.Of(&co).Deterministic = in.Deterministic
+	hostopts.Of(&co).Deterministic = h.Deterministic
 	rt, err := core.New(ctx, co)
 	if err != nil {
 		var ue *core.UnavailableError
@@ -299,12 +363,12 @@ type RunAnswer struct {
 
 // call runs one exec or wait (of runID; "" for exec) and lists the run's open
 // host calls when it is waiting; a run that ended leaves no bookkeeping.
-func (r *hostRuntime) call(kind, runID string, do func(core.CallInfo) core.Result) RunAnswer {
+func (r *hostRuntime) call(kind, runID string, do func(ops.Call) core.Result) RunAnswer {
 	r.mu.Lock()
 	r.seq++
 	callID := kind + "_" + strconv.Itoa(r.seq)
 	r.mu.Unlock()
-	res := do(core.CallInfo{Scope: r.scope, CallID: callID})
+	res := do(ops.Call{CallID: callID})
 	ans := RunAnswer{Result: res, HostCalls: []HostCall{}}
 	if res.Status != core.StatusWaiting && runID != "" {
 		r.forget(runID)
@@ -368,25 +432,6 @@ func (r *hostRuntime) settle(req []byte) (any, error) {
 		return nil, badInput("settle: %v", err)
 	}
 	return map[string]bool{"settled": true}, nil
-}
-
-func (r *hostRuntime) surface(ctx context.Context, req []byte) (any, error) {
-	var in struct {
-		Runtime uint32 `json:"runtime"`
-		Format  string `json:"format"`
-	}
-	if err := jsonin.Decode(req, &in, "request"); err != nil {
-		return nil, badInput("surface: %v", err)
-	}
-	s, err := r.rt.Surface(ctx, r.scope, false)
-	if err != nil {
-		return nil, badInput("surface: %v", err)
-	}
-	tools, err := s.Format(in.Format)
-	if err != nil {
-		return nil, badInput("surface: %v", err)
-	}
-	return tools, nil
 }
 
 // Call is one export's whole entry: it reads the request from the buffer at

@@ -83,7 +83,7 @@ func TestBadRequestsAnswerErrors(t *testing.T) {
 		{"wait", `{"runtime":1,"runId":"cm_nope"}`, ""},
 		{"settle", `{"runtime":1,"id":"hc_99","result":{}}`, `unknown host call "hc_99"`},
 		{"settle", `{"runtime":1,"id":"hc_1"}`, `exactly one of "result" or "error"`},
-		{"surface", `{"runtime":1,"format":"xml"}`, `surface: format must be "plain", "anthropic", "openai" or "openai-responses" (got "xml")`},
+		{"surface", `{"runtime":1,"format":"xml"}`, `surface: field "format" must be "plain", "anthropic", "openai" or "openai-responses" (got "xml")`},
 		{"frobnicate", `{"runtime":1}`, `unknown operation "frobnicate"`},
 		{"create_runtime", `{"tools":[{"name":""}]}`, "tools[0] needs a name"},
 		{"create_runtime", `{"tools":[{"name":"a"},{"name":"a"}]}`, "declared twice"},
@@ -156,5 +156,22 @@ func TestAbortEndsOpenHostCalls(t *testing.T) {
 	json.Unmarshal(call(t, h, "wait", `{"runtime":1,"runId":"`+ans.Result.RunID+`"}`), &w)
 	if w.Result.Status != "failed" || w.Result.Code != "invalid_input" {
 		t.Fatalf("wait after abort: %+v", w.Result)
+	}
+}
+
+// TestOpsAreTheDispatch: the exports' list (the reactor's order) and the
+// operations Handle dispatches are the same set.
+func TestOpsAreTheDispatch(t *testing.T) {
+	want := map[string]bool{"create_runtime": true}
+	for op := range runtimeOps {
+		want[op] = true
+	}
+	if len(Ops) != len(want) {
+		t.Fatalf("Ops %v, dispatch %v", Ops, want)
+	}
+	for _, op := range Ops {
+		if !want[op] {
+			t.Errorf("Ops lists %q, which Handle does not dispatch", op)
+		}
 	}
 }

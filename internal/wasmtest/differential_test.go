@@ -24,14 +24,14 @@ type result struct {
 
 // TestDifferentialBatteryAndCorpus is the wasip1 leg of the differential test
 // (issue 15): the hostile battery and the ordinary-cell corpus through the
-// reactor module under wazero, deterministic mode, the same configuration as
+// reactor module built deterministic (wasmtest.DeterministicReactor) under wazero, the same configuration as
 // tests/hostile (timeoutMs 2000, 64 MiB, the example toolset), judged by the
 // same expectations the native and GOOS=js runs must meet. Cases with a
 // timeoutMs of their own (30 s bounds) are left to those runs: the core is
 // interpreted inside the module here, and they would take minutes.
 func TestDifferentialBatteryAndCorpus(t *testing.T) {
-	x := newReactor(t, true)
-	x.do("create_runtime", `{"exampleTools":true,"deterministic":true,"config":{"timeoutMs":2000,"memoryLimitBytes":67108864}}`)
+	x := newReactorOf(t, deterministicPath, true)
+	x.do("create_runtime", `{"exampleTools":true,"config":{"timeoutMs":2000,"memoryLimitBytes":67108864}}`)
 	start := time.Now()
 	ran := 0
 	run := func(rt int, c hostile.Case) {
@@ -64,7 +64,7 @@ func TestDifferentialBatteryAndCorpus(t *testing.T) {
 	// The corpus on a fresh runtime in the native test's order: deterministic
 	// mode seeds each VM from the runtime's own sequence, so the nth cell of a
 	// fresh runtime sees the same Math.random everywhere.
-	x.do("create_runtime", `{"exampleTools":true,"deterministic":true,"config":{"timeoutMs":2000,"memoryLimitBytes":67108864}}`)
+	x.do("create_runtime", `{"exampleTools":true,"config":{"timeoutMs":2000,"memoryLimitBytes":67108864}}`)
 	for _, c := range hostile.Ordinary {
 		c.Status = "completed"
 		run(2, c)

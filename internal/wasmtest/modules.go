@@ -27,13 +27,19 @@ type Module struct {
 	Pkg string
 	// BuildMode is go build's -buildmode ("" for the default).
 	BuildMode string
+	// Tags are go build's -tags ("" for none).
+	Tags string
 }
 
 var (
 	// Command is the command module (_start): the codemode CLI, one result line per result.
-	Command = Module{"codemode.wasip1.wasm", "./wasm/wasip1/command", ""}
+	Command = Module{"codemode.wasip1.wasm", "./wasm/wasip1/command", "", ""}
 	// Reactor is the reactor module (-buildmode=c-shared) a host embeds and calls by export.
-	Reactor = Module{"codemode.wasip1.reactor.wasm", "./wasm/wasip1/reactor", "c-shared"}
+	Reactor = Module{"codemode.wasip1.reactor.wasm", "./wasm/wasip1/reactor", "c-shared", ""}
+	// DeterministicReactor is the reactor with a fixed guest clock and
+	// randomness (the codemode_deterministic tag): the differential test's,
+	// never shipped (determinism is no part of the wire).
+	DeterministicReactor = Module{"codemode.wasip1.reactor.deterministic.wasm", "./wasm/wasip1/reactor", "c-shared", "codemode_deterministic"}
 )
 
 // Root is the repository root (this file is internal/wasmtest/modules.go).
@@ -53,6 +59,9 @@ func Build(m Module) (string, error) {
 	args := []string{"build", "-trimpath", "-o", out}
 	if m.BuildMode != "" {
 		args = append(args, "-buildmode="+m.BuildMode)
+	}
+	if m.Tags != "" {
+		args = append(args, "-tags="+m.Tags)
 	}
 	cmd := exec.Command("go", append(args, m.Pkg)...)
 	cmd.Dir = Root()

@@ -18,7 +18,7 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 )
 
-var commandPath, reactorPath string
+var commandPath, reactorPath, deterministicPath string
 
 func TestMain(m *testing.M) {
 	flag.Parse()
@@ -28,7 +28,9 @@ func TestMain(m *testing.M) {
 	}
 	var err error
 	if commandPath, err = wasmtest.Build(wasmtest.Command); err == nil {
-		reactorPath, err = wasmtest.Build(wasmtest.Reactor)
+		if reactorPath, err = wasmtest.Build(wasmtest.Reactor); err == nil {
+			deterministicPath, err = wasmtest.Build(wasmtest.DeterministicReactor)
+		}
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -94,11 +96,16 @@ type reactor struct {
 }
 
 func newReactor(t *testing.T, initialize bool) *reactor {
+	return newReactorOf(t, reactorPath, initialize)
+}
+
+// newReactorOf instantiates the reactor module at path.
+func newReactorOf(t *testing.T, path string, initialize bool) *reactor {
 	ctx := context.Background()
 	r := wasmtest.NewRuntime(ctx)
 	t.Cleanup(func() { r.Close(ctx) })
 	wasi_snapshot_preview1.MustInstantiate(ctx, r)
-	wasm, err := os.ReadFile(reactorPath)
+	wasm, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

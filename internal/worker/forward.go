@@ -11,6 +11,7 @@ import (
 	"github.com/codemode-go/codemode/edge/mcpserver"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/ops"
 	"github.com/codemode-go/codemode/internal/relay"
 	"github.com/codemode-go/codemode/internal/surface"
 	json "github.com/goccy/go-json"
@@ -113,14 +114,22 @@ func (f *Forwarder) result(ctx context.Context, op string, call core.CallInfo, i
 	if err != nil {
 		return ObjectFailure(err)
 	}
-	var res core.Result
-	if err := json.Unmarshal(b, &res); err != nil || res.Status == "" {
-		return unavailable("the session's answer was not a Code Mode result")
+	var res struct {
+		core.Result
+		// Failure is the object's report that no core answered
+		// (ops.FailureResult).
+		Failure string `json:"failure"`
+	}
+	if err := json.Unmarshal(b, &res); err != nil || (res.Status == "" && res.Failure == "") {
+		return ops.Unavailable("the session's answer was not a Code Mode result")
+	}
+	if res.Failure != "" {
+		return ops.FailureResult(res.Failure)
 	}
 	if res.Status == core.StatusWaiting && res.RunID != "" {
 		f.touch(ctx, call, res.RunID)
 	}
-	return res
+	return res.Result
 }
 
 // touch asks the object to restart the run's snapshot TTL (core.Runtime.RestartTTL):
@@ -256,18 +265,7 @@ func (f *Forwarder) sendMsg(ctx context.Context, op string, m message) ([]byte, 
 func ObjectFailure(err error) core.Result {
 	msg := strings.ToLower(err.Error())
 	if strings.Contains(msg, "cpu") || strings.Contains(msg, "time limit") {
-		return core.Result{Status: core.StatusFailed, Code: core.CodeTimeout,
-			Error:     "code mode cell exceeded the Worker's CPU limit (limits.cpu_ms) while running guest code.",
-			Telemetry: emptyTelemetry()}
+		return ops.Failed(core.CodeTimeout, "code mode cell exceeded the Worker's CPU limit (limits.cpu_ms) while running guest code.")
 	}
-	return unavailable("the session's Durable Object failed or was reset; suspended runs of this session are gone.")
-}
-
-func unavailable(why string) core.Result {
-	return core.Result{Status: core.StatusFailed, Code: core.CodeRuntimeUnavailable,
-		Error: "code mode runtime unavailable: " + why, Telemetry: emptyTelemetry()}
-}
-
-func emptyTelemetry() catalog.Telemetry {
-	return catalog.Telemetry{ModelVisibleTools: []string{}}
+	return ops.Unavailable("the session's Durable Object failed or was reset; suspended runs of this session are gone.")
 }

@@ -246,3 +246,35 @@ func TestFrontTouchesAWaitingRun(t *testing.T) {
 		}
 	}
 }
+
+// TestFrontAnswersTheObjectsFailures: where no core answered, the object
+// sends {failure: kind} and the front answers the failed result from Go
+// (internal/ops), with the core's own text for an unknown run.
+func TestFrontAnswersTheObjectsFailures(t *testing.T) {
+	s, err := worker.ReadSettings(settings(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ failure, want string }{
+		{"unknown_run", `{"status":"failed","error":"code mode run is unavailable or expired.","code":"invalid_input","telemetry":{"catalogSize":0,"catalogBySource":{"openclaw":0,"mcp":0,"client":0},"searchCount":0,"describeCount":0,"callCount":0,"modelVisibleTools":[]}}`},
+		{"core_unavailable", `"error":"code mode runtime unavailable: the session's core could not start","code":"runtime_unavailable"`},
+		{"internal", `"error":"code mode could not complete this request in the session object.","code":"internal_error"`},
+		{"whatever", `"code":"internal_error"`},
+	} {
+		send := func(_ context.Context, r worker.Request) ([]byte, error) {
+			return []byte(`{"failure":"` + c.failure + `"}`), nil
+		}
+		h, err := worker.NewFront(worker.FrontOptions{Settings: s, Send: send})
+		if err != nil {
+			t.Fatal(err)
+		}
+		req := httptest.NewRequest("POST", "/v1/wait", strings.NewReader(`{"runId":"cm_1","scope":{"agentId":"a","sessionId":"s"}}`))
+		req.Header.Set("Authorization", "Bearer alice-token-0123456789")
+		req.Header.Set("Content-Type", "application/json")
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != 200 || !strings.Contains(rec.Body.String(), c.want) {
+			t.Errorf("%s: %d %s; want %s", c.failure, rec.Code, rec.Body, c.want)
+		}
+	}
+}

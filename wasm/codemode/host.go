@@ -20,8 +20,7 @@ import (
 	"github.com/codemode-go/codemode/internal/hostopts"
 	"github.com/codemode-go/codemode/internal/issuesdemo"
 	"github.com/codemode-go/codemode/internal/jsonin"
-	"github.com/codemode-go/codemode/internal/namespace"
-	"github.com/codemode-go/codemode/internal/remote"
+	"github.com/codemode-go/codemode/internal/ops"
 )
 
 // options is createCodeMode's options as the shim forwards them (already
@@ -57,14 +56,16 @@ type host struct {
 
 func (h *host) api() js.Value {
 	fns := map[string]func(args []js.Value) (string, error){
-		"init":    h.init,
-		"exec":    h.exec,
-		"wait":    h.wait,
-		"surface": h.surface,
-		"catalog": h.catalog,
-		"abort":   h.abort,
-		// restartTTL: for hosts whose clock stands still during CPU work.
-		"restartTTL": h.restartTTL,
+		"init": h.init,
+		// The operations table's (internal/ops), shaped as codemode.d.ts
+		// answers them; restartTTL is for hosts whose clock stands still
+		// during CPU work.
+		"exec":       h.op("exec", nil),
+		"wait":       h.op("wait", nil),
+		"surface":    h.op("surface", func(v any) any { return v.(ops.SurfaceResponse).Tools }),
+		"catalog":    h.op("catalog", catalogEntries),
+		"abort":      h.op("abort", func(v any) any { return v.(ops.AbortResponse).Aborted }),
+		"restartTTL": h.op("restartTTL", nil),
 		"close":      h.close,
 		// IDE helpers: the core's own config parser and its transcript.
 		"checkConfig": h.checkConfig,
@@ -187,119 +188,42 @@ func (h *host) init(args []js.Value) (string, error) {
 	h.mu.Lock()
 	h.rt, h.mcp, h.trans = rt, servers, co.Transcript
 	h.mu.Unlock()
-	b, _ := json.Marshal(map[string]any{"timeoutMs": cfg.TimeoutMs, "languages": cfg.Languages})
+	// failures: what the page's shim answers for a call whose worker it
+	// terminates, when no Go is left to ask (ops.ShimFailures).
+	b, _ := json.Marshal(map[string]any{"timeoutMs": cfg.TimeoutMs, "languages": cfg.Languages, "failures": ops.ShimFailuresFor(cfg.TimeoutMs)})
 	return string(b), nil
 }
 
-func (h *host) exec(args []js.Value) (string, error) {
-	rt, err := h.runtime()
-	if err != nil {
-		return "", err
+// op answers one operation of the table for the shim: args are the message
+// JSON and, for exec and wait, the call id that names it in the transcript.
+// A refusal rejects the call with the table's message; view, when set,
+// shapes the value as the JavaScript API answers it (codemode.d.ts).
+func (h *host) op(name string, view func(any) any) func(args []js.Value) (string, error) {
+	return func(args []js.Value) (string, error) {
+		rt, err := h.runtime()
+		if err != nil {
+			return "", err
+		}
+		a := ops.Table[name](context.Background(), rt, ops.Call{CallID: strArg(args, 1)}, []byte(strArg(args, 0)))
+		if a.Refusal != nil {
+			return "", errors.New(name + ": " + a.Refusal.Message)
+		}
+		if view != nil {
+			return marshal(view(a.Value))
+		}
+		return marshal(a.Value)
 	}
-	var in core.ExecInput
-	if err := jsonin.Decode([]byte(strArg(args, 0)), &in, "input"); err != nil {
-		return "", fmt.Errorf("exec: %v", err)
-	}
-	scope, err := scopeArg(args, 2)
-	if err != nil {
-		return "", fmt.Errorf("exec: %v", err)
-	}
-	return marshal(rt.Exec(context.Background(), core.CallInfo{Scope: scope, CallID: strArg(args, 1)}, in))
 }
 
-func (h *host) wait(args []js.Value) (string, error) {
-	rt, err := h.runtime()
-	if err != nil {
-		return "", err
-	}
-	var in core.WaitInput
-	if err := jsonin.Decode([]byte(strArg(args, 0)), &in, "input"); err != nil {
-		return "", fmt.Errorf("wait: %v", err)
-	}
-	scope, err := scopeArg(args, 2)
-	if err != nil {
-		return "", fmt.Errorf("wait: %v", err)
-	}
-	return marshal(rt.Wait(context.Background(), core.CallInfo{Scope: scope, CallID: strArg(args, 1)}, in))
-}
-
-func (h *host) surface(args []js.Value) (string, error) {
-	rt, err := h.runtime()
-	if err != nil {
-		return "", err
-	}
-	scope, err := scopeArg(args, 1)
-	if err != nil {
-		return "", fmt.Errorf("surface: %v", err)
-	}
-	s, err := rt.Surface(context.Background(), scope, false)
-	if err != nil {
-		return "", err
-	}
-	tools, err := s.Format(strArg(args, 0))
-	if err != nil {
-		return "", fmt.Errorf("surface: %v", err)
-	}
-	return marshal(tools)
-}
-
-func (h *host) catalog(args []js.Value) (string, error) {
-	rt, err := h.runtime()
-	if err != nil {
-		return "", err
-	}
-	c, err := rt.Catalog(context.Background(), core.Scope{})
-	if err != nil {
-		return "", err
-	}
+// catalogEntries is catalog's answer in the page's shape: the entries as
+// ALL_TOOLS shows them (the schemas stay with tools.describe).
+func catalogEntries(v any) any {
+	c := v.(core.RemoteCatalog)
 	out := make([]catalog.Entry, len(c.Entries))
 	for i, e := range c.Entries {
 		out[i] = e.Entry
 	}
-	return marshal(out)
-}
-
-func (h *host) abort(args []js.Value) (string, error) {
-	rt, err := h.runtime()
-	if err != nil {
-		return "", err
-	}
-	scope, err := scopeArg(args, 1)
-	if err != nil {
-		return "", fmt.Errorf("abort: %v", err)
-	}
-	return marshal(rt.Abort(scope, strArg(args, 0)))
-}
-
-// ttlAnswer is restartTTL's answer: the new expiry, or the core's refusal
-// (a spec error code and wait's message for the same runId).
-type ttlAnswer struct {
-	OK        bool           `json:"ok"`
-	ExpiresAt int64          `json:"expiresAt,omitempty"` // ms since the epoch
-	Code      core.ErrorCode `json:"code,omitempty"`
-	Error     string         `json:"error,omitempty"`
-}
-
-// restartTTL restarts a suspended run's snapshot TTL from now
-// (core.Runtime.RestartTTL): args are the runId and the optional scope JSON.
-func (h *host) restartTTL(args []js.Value) (string, error) {
-	rt, err := h.runtime()
-	if err != nil {
-		return "", err
-	}
-	scope, err := scopeArg(args, 1)
-	if err != nil {
-		return "", fmt.Errorf("restartTTL: %v", err)
-	}
-	expires, err := rt.RestartTTL(core.CallInfo{Scope: scope}, strArg(args, 0))
-	var re *core.RunError
-	if errors.As(err, &re) {
-		return marshal(ttlAnswer{Code: re.Code, Error: re.Message})
-	}
-	if err != nil {
-		return "", err
-	}
-	return marshal(ttlAnswer{OK: true, ExpiresAt: expires.UnixMilli()})
+	return out
 }
 
 func (h *host) close(args []js.Value) (string, error) {
@@ -350,22 +274,6 @@ func (h *host) stats(args []js.Value) (string, error) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return marshal(map[string]uint64{"goroutines": uint64(runtime.NumGoroutine()), "heapBytes": ms.HeapAlloc})
-}
-
-// scopeArg reads the optional scope JSON at args[i] ("" or absent: no scope).
-func scopeArg(args []js.Value, i int) (core.Scope, error) {
-	var sc struct {
-		AgentID    string `json:"agentId"`
-		SessionID  string `json:"sessionId"`
-		SessionKey string `json:"sessionKey"`
-		AgentRunID string `json:"agentRunId"`
-	}
-	if s := strArg(args, i); s != "" {
-		if err := jsonin.Decode([]byte(s), &sc, "scope"); err != nil {
-			return core.Scope{}, err
-		}
-	}
-	return core.Scope{AgentID: sc.AgentID, SessionID: sc.SessionID, SessionKey: sc.SessionKey, AgentRunID: sc.AgentRunID}, nil
 }
 
 func marshal(v any) (string, error) {

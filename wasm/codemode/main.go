@@ -6,9 +6,12 @@
 //
 // Boot: the host installs hostjs/hostengine.js, sets globalThis.__codemodeBoot to
 // an object with ready(api), and runs the Go instance. ready receives
-// {init, exec, wait, surface, catalog, abort, close}: every function takes and
-// answers JSON text and returns a Promise, because the work runs on goroutines
-// (an import callback must never wait for the JavaScript event loop).
+// {init, exec, wait, surface, catalog, abort, restartTTL, close, ...}: every
+// function takes and answers JSON text and returns a Promise, because the work
+// runs on goroutines (an import callback must never wait for the JavaScript
+// event loop). The operations take the message of the operations table
+// (internal/ops: exec's {code, ..., scope}, abort's {runId, scope}) and, for
+// exec and wait, the call id.
 //
 // init(optionsJSON, hooks, quickjsModule) comes first. hooks are
 // {callClientTool(name, inputJSON, runId, callId) -> Promise<string>,

@@ -10,12 +10,17 @@
 // nothing is written to storage. When the object is evicted (idle, deploy,
 // runtime update) its runs are gone and a wait answers invalid_input, which is
 // what the core says about any unknown run.
+//
+// Every result shape and text is Go's: the core's answers pass through
+// unchanged, and where no core answered this object sends {failure: kind}
+// (FAILURE), which the Go front turns into the failed result
+// (internal/ops.FailureResult).
 import { DurableObject } from "cloudflare:workers";
 import { openCore } from "./core.mjs";
 import { RunTracker } from "./runs.mjs";
 
-/** The core's answer for an unknown, expired or foreign runId (core/store.go). */
-export const UNAVAILABLE = "code mode run is unavailable or expired.";
+/** The failures this object reports when no core answered (internal/ops Failure*). */
+export const FAILURE = Object.freeze({ unknownRun: "unknown_run", coreDown: "core_unavailable", glue: "internal" });
 
 /** How many cancels of calls not (yet) in flight an object remembers. */
 const MAX_EARLY_CANCELS = 64;
@@ -104,7 +109,7 @@ export class CodeModeSession extends DurableObject {
       // no runs: answer at once, as the core answers an unknown runId, instead
       // of starting a core only to say so. (An empty runId goes to the core,
       // whose answer says what a wait needs.)
-      return ok(failedResult("invalid_input", UNAVAILABLE));
+      return ok({ failure: FAILURE.unknownRun });
     }
     let cm;
     try {
@@ -112,7 +117,7 @@ export class CodeModeSession extends DurableObject {
     } catch (err) {
       this.#core = null; // the next request tries again
       console.error("code mode core failed to start:", err?.message ?? String(err));
-      return ok(failedResult("runtime_unavailable", "code mode runtime unavailable: the session's core could not start"));
+      return ok({ failure: FAILURE.coreDown });
     }
     try {
       return ok(await this.#serve(op, cm, msg));
@@ -120,7 +125,7 @@ export class CodeModeSession extends DurableObject {
       // The core answers every cell with a result; an exception here is the
       // glue's own failure: report it without losing the object's other runs.
       console.error(`session ${op} failed:`, err?.message ?? String(err));
-      return ok(failedResult("internal_error", "code mode could not complete this request in the session object."));
+      return ok({ failure: FAILURE.glue });
     }
   }
 
@@ -157,7 +162,8 @@ export class CodeModeSession extends DurableObject {
   /**
    * touch restarts a waiting run's TTL (core.Runtime.RestartTTL) and moves its
    * keep-alive to the core's new expiry. It answers the core's {ok, expiresAt}
-   * or its refusal {ok: false, code, error}: a run already resumed or ended
+   * or its refusal {ok: false, code, error} ({failure} without a core or when
+   * the glue failed; the front needs neither): a run already resumed or ended
    * is refused, which is harmless (a resumed run is stamped anew when it
    * suspends again, and the front touches it again then). A new object has no
    * runs and starts no core for a touch.
@@ -165,14 +171,14 @@ export class CodeModeSession extends DurableObject {
   async #touch(msg) {
     const runId = msg.input?.runId;
     if (typeof runId !== "string") return refusal(400, "invalid_request", "touch needs input.runId");
-    if (!this.#core) return ok({ ok: false, code: "invalid_input", error: UNAVAILABLE });
+    if (!this.#core) return ok({ failure: FAILURE.unknownRun });
     try {
       const answer = await (await this.#core).restartTTL(runId, { scope: msg.scope });
       if (answer.ok) this.#runs.renew(runId, answer.expiresAt);
       return ok(answer);
     } catch (err) {
       console.error("session touch failed:", err?.message ?? String(err));
-      return ok({ ok: false, code: "internal_error", error: "code mode could not restart the run's TTL." });
+      return ok({ failure: FAILURE.glue });
     }
   }
 
@@ -262,14 +268,6 @@ export async function coreStats() {
     objects: all.length,
     goroutines: all.reduce((n, s) => n + s.goroutines, 0),
     heapBytes: all.reduce((n, s) => n + s.heapBytes, 0),
-  };
-}
-
-/** A failed CodeModeResult for failures the core never saw. */
-export function failedResult(code, error) {
-  return {
-    status: "failed", error, code,
-    telemetry: { catalogSize: 0, catalogBySource: { openclaw: 0, mcp: 0, client: 0 }, searchCount: 0, describeCount: 0, callCount: 0, modelVisibleTools: [] },
   };
 }
 
