@@ -203,7 +203,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, rc *requestContext) {
 	if h.opts.LoopbackHostsOnly && !loopbackHost(r.Host) {
-		writeError(w, refuse(http.StatusForbidden, CodeHostNotAllowed, "host " + quoteField(r.Host) + " is not a name of this server: without auth.tokens it answers only localhost, 127.0.0.1 and [::1] (a guard against DNS rebinding); use one of those, or add auth.tokens to the config to serve other names"))
+		writeError(w, refuse(http.StatusForbidden, CodeHostNotAllowed, "host "+quoteField(r.Host)+" is not a name of this server: without auth.tokens it answers only localhost, 127.0.0.1 and [::1] (a guard against DNS rebinding); use one of those, or add auth.tokens to the config to serve other names"))
 		return
 	}
 	if h.cors.handle(w, r) {
@@ -228,7 +228,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, rc *requestConte
 			allow = "GET, HEAD"
 		}
 		w.Header().Set("Allow", allow)
-		writeError(w, refuse(http.StatusMethodNotAllowed, CodeMethodNotAllowed, r.URL.Path + " answers " + allow + " only"))
+		writeError(w, refuse(http.StatusMethodNotAllowed, CodeMethodNotAllowed, r.URL.Path+" answers "+allow+" only"))
 		return
 	}
 	if rt.auth {

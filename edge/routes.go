@@ -55,17 +55,17 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *api
 	ct := strings.Join(vals, ", ")
 	mt, params, err := mime.ParseMediaType(ct)
 	if ct == "" || err != nil || mt != "application/json" {
-		return nil, refuse(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "send the body as Content-Type: application/json (got " + quoteField(ct) + ")")
+		return nil, refuse(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "send the body as Content-Type: application/json (got "+quoteField(ct)+")")
 	}
 	if cs, ok := params["charset"]; ok && cs != "utf-8" && cs != "UTF-8" {
-		return nil, refuse(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "the body must be UTF-8 (got charset " + quoteField(cs) + ")")
+		return nil, refuse(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "the body must be UTF-8 (got charset "+quoteField(cs)+")")
 	}
 	// The handler never decompresses: a compressed body would otherwise be read
 	// as JSON and answered with a misleading invalid_json.
 	if ce := r.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
-		return nil, refuse(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "send the body uncompressed (got Content-Encoding " + quoteField(ce) + ")")
+		return nil, refuse(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "send the body uncompressed (got Content-Encoding "+quoteField(ce)+")")
 	}
-	tooLarge := refuse(http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "request body exceeds " + strconv.FormatInt(h.maxBody, 10) + " bytes")
+	tooLarge := refuse(http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "request body exceeds "+strconv.FormatInt(h.maxBody, 10)+" bytes")
 	if r.ContentLength > h.maxBody {
 		w.Header().Set("Connection", "close")
 		return nil, tooLarge
@@ -146,7 +146,7 @@ func (h *Handler) healthz(w http.ResponseWriter, r *http.Request, rc *requestCon
 func (h *Handler) mcp(w http.ResponseWriter, r *http.Request, rc *requestContext) {
 	if r.ContentLength > h.maxBody {
 		w.Header().Set("Connection", "close")
-		writeError(w, refuse(http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "request body exceeds " + strconv.FormatInt(h.maxBody, 10) + " bytes"))
+		writeError(w, refuse(http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "request body exceeds "+strconv.FormatInt(h.maxBody, 10)+" bytes"))
 		return
 	}
 	if r.Body != nil {

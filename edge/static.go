@@ -107,7 +107,7 @@ func (s *staticFiles) serve(w http.ResponseWriter, r *http.Request) {
 	if !s.serveFile(w, r, name, "") {
 		h.Del("Content-Type")
 		h.Del("Vary")
-		writeError(w, refuse(http.StatusNotFound, CodeNotFound, "no file " + quoteField(r.URL.Path)))
+		writeError(w, refuse(http.StatusNotFound, CodeNotFound, "no file "+quoteField(r.URL.Path)))
 	}
 }
 

@@ -79,7 +79,7 @@ export interface CodeModeScope {
 export interface ExecInput {
   code: string;
   command?: string;
-  language?: string;
+  language?: "javascript" | "typescript";
   restartSafe?: boolean;
 }
 

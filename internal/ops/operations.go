@@ -68,6 +68,11 @@ func Catalog(ctx context.Context, rt Runtime, scope *Scope) Answer {
 	return Answer{Value: cat}
 }
 
+// CatalogFor is Catalog for a catalog message.
+func CatalogFor(ctx context.Context, rt Runtime, c Call, req CatalogRequest) Answer {
+	return Catalog(ctx, rt, req.Scope)
+}
+
 // ToolsCall runs one catalog tool for a remote core's guest: its details and
 // content, or its failure as a ToolCallError (a success of the relay).
 func ToolsCall(ctx context.Context, rt Runtime, c Call, req ToolCallRequest) Answer {

@@ -113,26 +113,27 @@ func refused(r *Refusal) Answer { return Answer{Refusal: r} }
 // Op is one operation over a message.
 type Op func(ctx context.Context, rt Runtime, c Call, msg []byte) Answer
 
-// Table is every operation by name. The HTTP API serves the first seven at
-// /v1/<name> (catalog as GET with the scope in the query); the GOOS=js core
-// serves all of them.
+// Table is every operation by name. The HTTP API serves all but abort and
+// restartTTL at /v1/<name> (catalog as GET with the scope in the query);
+// Dispatch serves all of them.
 var Table = map[string]Op{
-	"exec":    decoded(Exec),
-	"wait":    decoded(Wait),
-	"surface": decoded(SurfaceOf),
-	"catalog": decoded(func(ctx context.Context, rt Runtime, c Call, r CatalogRequest) Answer {
-		return Catalog(ctx, rt, r.Scope)
-	}),
-	"tools/call":         decoded(ToolsCall),
-	"mcp/resources/read": decoded(MCPResource),
-	"mcp/prompts/get":    decoded(MCPPrompt),
-	"abort":              decoded(Abort),
-	"restartTTL":         decoded(RestartTTL),
+	"exec":               Decoded(Exec),
+	"wait":               Decoded(Wait),
+	"surface":            Decoded(SurfaceOf),
+	"catalog":            Decoded(CatalogFor),
+	"tools/call":         Decoded(ToolsCall),
+	"mcp/resources/read": Decoded(MCPResource),
+	"mcp/prompts/get":    Decoded(MCPPrompt),
+	"abort":              Decoded(Abort),
+	"restartTTL":         Decoded(RestartTTL),
 }
 
-// decoded makes a typed operation an Op: the message is strictly decoded
-// into R first.
-func decoded[R any](f func(context.Context, Runtime, Call, R) Answer) Op {
+// Decoded makes a typed operation an Op: the message is strictly decoded
+// into R first. A host that serves only some operations builds its entries
+// with it (ops.Decoded(ops.Exec)) rather than reading Table, so its binary
+// links only the operations it serves (the page's codemode.wasm serves no
+// relay routes).
+func Decoded[R any](f func(context.Context, Runtime, Call, R) Answer) Op {
 	return func(ctx context.Context, rt Runtime, c Call, msg []byte) Answer {
 		var req R
 		if r := Decode(msg, &req, "request body"); r != nil {

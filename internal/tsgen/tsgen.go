@@ -21,14 +21,43 @@ import (
 
 // Gen collects declarations in the order they are added.
 type Gen struct {
-	names map[reflect.Type]string   // types declared (or given a name) by this file
-	enums map[reflect.Type][]string // named string types with their values
-	b     strings.Builder
+	names  map[reflect.Type]string   // types declared (or given a name) by this file
+	enums  map[reflect.Type][]string // named string types with their values
+	fields map[fieldKey][]string     // plain string fields with their values
+	b      strings.Builder
 }
 
 // New returns an empty generator.
 func New() *Gen {
-	return &Gen{names: map[reflect.Type]string{}, enums: map[reflect.Type][]string{}}
+	return &Gen{names: map[reflect.Type]string{}, enums: map[reflect.Type][]string{}, fields: map[fieldKey][]string{}}
+}
+
+type fieldKey struct {
+	t    reflect.Type
+	name string
+}
+
+// FieldValues gives the JSON field name of struct type t (a plain string
+// the Go type cannot enumerate, such as a language) its values: the field
+// shows their union.
+func (g *Gen) FieldValues(t reflect.Type, name string, values ...string) {
+	g.fields[fieldKey{t, name}] = values
+}
+
+// fieldType is f's TypeScript type.
+func (g *Gen) fieldType(f field, optional func(field) bool) string {
+	if vs, ok := g.fields[fieldKey{f.owner, f.name}]; ok {
+		return union(vs)
+	}
+	return g.ts(f.typ, optional)
+}
+
+func union(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	return strings.Join(q, " | ")
 }
 
 // Enum declares `export type name = "a" | "b"` for t's values, and uses the
@@ -86,7 +115,7 @@ func (g *Gen) iface(name, doc string, t reflect.Type, optional func(field) bool)
 		if optional(f) {
 			q = "?"
 		}
-		fmt.Fprintf(&g.b, "  %s%s: %s;\n", f.name, q, g.ts(f.typ, optional))
+		fmt.Fprintf(&g.b, "  %s%s: %s;\n", f.name, q, g.fieldType(f, optional))
 	}
 	g.b.WriteString("}\n\n")
 }
@@ -117,7 +146,7 @@ func (g *Gen) Union(name, doc string, t reflect.Type, full func(tag string) any,
 		var parts []string
 		for _, k := range keys {
 			f := byName[k]
-			typ := g.ts(f.typ, func(f field) bool { return f.omitempty })
+			typ := g.fieldType(f, func(f field) bool { return f.omitempty })
 			if k == tag {
 				typ = fmt.Sprintf("%q", v)
 			}
@@ -158,11 +187,7 @@ func (g *Gen) ts(t reflect.Type, optional func(field) bool) string {
 		return n
 	}
 	if vs, ok := g.enums[t]; ok {
-		q := make([]string, len(vs))
-		for i, v := range vs {
-			q[i] = fmt.Sprintf("%q", v)
-		}
-		return strings.Join(q, " | ")
+		return union(vs)
 	}
 	switch {
 	case t == rawType:
@@ -191,7 +216,7 @@ func (g *Gen) ts(t reflect.Type, optional func(field) bool) string {
 			if optional(f) {
 				q = "?"
 			}
-			parts = append(parts, f.name+q+": "+g.ts(f.typ, optional))
+			parts = append(parts, f.name+q+": "+g.fieldType(f, optional))
 		}
 		return "{ " + strings.Join(parts, "; ") + " }"
 	}
@@ -203,7 +228,8 @@ type field struct {
 	name      string
 	typ       reflect.Type
 	omitempty bool
-	index     int // order of appearance, for stable variants
+	index     int          // order of appearance, for stable variants
+	owner     reflect.Type // the struct that declares it (an embedded one's own type)
 	doc       string
 }
 
@@ -230,7 +256,7 @@ func fields(t reflect.Type) []field {
 		if name == "" {
 			name = f.Name
 		}
-		out = append(out, field{name: name, typ: f.Type, omitempty: strings.Contains(opts, "omitempty"), index: len(out)})
+		out = append(out, field{name: name, typ: f.Type, omitempty: strings.Contains(opts, "omitempty"), index: len(out), owner: t})
 	}
 	return out
 }

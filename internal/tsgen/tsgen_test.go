@@ -42,10 +42,11 @@ func TestDeclarations(t *testing.T) {
 	}{
 		{"output", func(g *tsgen.Gen) {
 			g.Values(reflect.TypeFor[color](), "red", "blue")
+			g.FieldValues(reflect.TypeFor[base](), "id", "a", "b")
 			g.Output("Sample", "A sample.", reflect.TypeFor[sample]())
 		}, `/** A sample. */
 export interface Sample {
-  id: string;
+  id: "a" | "b";
   name: string;
   tags?: string[];
   meta: Record<string, number>;

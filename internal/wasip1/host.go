@@ -20,8 +20,8 @@ import (
 	"github.com/codemode-go/codemode/internal/hostopts"
 	"github.com/codemode-go/codemode/internal/jsonin"
 	"github.com/codemode-go/codemode/internal/namespace"
-	"github.com/codemode-go/codemode/internal/toolset"
 	"github.com/codemode-go/codemode/internal/ops"
+	"github.com/codemode-go/codemode/internal/toolset"
 	gojson "github.com/goccy/go-json"
 )
 

@@ -20,6 +20,7 @@ import (
 	"github.com/codemode-go/codemode/internal/hostopts"
 	"github.com/codemode-go/codemode/internal/issuesdemo"
 	"github.com/codemode-go/codemode/internal/jsonin"
+	"github.com/codemode-go/codemode/internal/namespace"
 	"github.com/codemode-go/codemode/internal/ops"
 )
 
@@ -60,12 +61,12 @@ func (h *host) api() js.Value {
 		// The operations table's (internal/ops), shaped as codemode.d.ts
 		// answers them; restartTTL is for hosts whose clock stands still
 		// during CPU work.
-		"exec":       h.op("exec", nil),
-		"wait":       h.op("wait", nil),
-		"surface":    h.op("surface", func(v any) any { return v.(ops.SurfaceResponse).Tools }),
-		"catalog":    h.op("catalog", catalogEntries),
-		"abort":      h.op("abort", func(v any) any { return v.(ops.AbortResponse).Aborted }),
-		"restartTTL": h.op("restartTTL", nil),
+		"exec":       h.op("exec", ops.Decoded(ops.Exec), nil),
+		"wait":       h.op("wait", ops.Decoded(ops.Wait), nil),
+		"surface":    h.op("surface", ops.Decoded(ops.SurfaceOf), func(v any) any { return v.(ops.SurfaceResponse).Tools }),
+		"catalog":    h.op("catalog", ops.Decoded(ops.CatalogFor), catalogEntries),
+		"abort":      h.op("abort", ops.Decoded(ops.Abort), func(v any) any { return v.(ops.AbortResponse).Aborted }),
+		"restartTTL": h.op("restartTTL", ops.Decoded(ops.RestartTTL), nil),
 		"close":      h.close,
 		// IDE helpers: the core's own config parser and its transcript.
 		"checkConfig": h.checkConfig,
@@ -197,14 +198,16 @@ func (h *host) init(args []js.Value) (string, error) {
 // op answers one operation of the table for the shim: args are the message
 // JSON and, for exec and wait, the call id that names it in the transcript.
 // A refusal rejects the call with the table's message; view, when set,
-// shapes the value as the JavaScript API answers it (codemode.d.ts).
-func (h *host) op(name string, view func(any) any) func(args []js.Value) (string, error) {
+// shapes the value as the JavaScript API answers it (codemode.d.ts). The
+// entries are the table's operations by function (ops.Decoded), not
+// ops.Table, so the page's binary links only these.
+func (h *host) op(name string, do ops.Op, view func(any) any) func(args []js.Value) (string, error) {
 	return func(args []js.Value) (string, error) {
 		rt, err := h.runtime()
 		if err != nil {
 			return "", err
 		}
-		a := ops.Table[name](context.Background(), rt, ops.Call{CallID: strArg(args, 1)}, []byte(strArg(args, 0)))
+		a := do(context.Background(), rt, ops.Call{CallID: strArg(args, 1)}, []byte(strArg(args, 0)))
 		if a.Refusal != nil {
 			return "", errors.New(name + ": " + a.Refusal.Message)
 		}
@@ -218,7 +221,7 @@ func (h *host) op(name string, view func(any) any) func(args []js.Value) (string
 // catalogEntries is catalog's answer in the page's shape: the entries as
 // ALL_TOOLS shows them (the schemas stay with tools.describe).
 func catalogEntries(v any) any {
-	c := v.(core.RemoteCatalog)
+	c := v.(relay.Catalog)
 	out := make([]catalog.Entry, len(c.Entries))
 	for i, e := range c.Entries {
 		out[i] = e.Entry

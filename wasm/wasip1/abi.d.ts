@@ -66,7 +66,7 @@ export interface ExecRequest {
   runtime: number;
   code: string;
   command?: string;
-  language?: string;
+  language?: "javascript" | "typescript";
   restartSafe?: boolean;
 }
 

@@ -16,6 +16,7 @@ import (
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
 	"github.com/codemode-go/codemode/internal/ops"
 	"github.com/codemode-go/codemode/internal/tsgen"
 	"github.com/codemode-go/codemode/internal/wasip1"
@@ -27,14 +28,19 @@ const (
 	end   = "// END wire types.\n"
 )
 
-// common declares the core's result types, shared by both files.
-func common(g *tsgen.Gen) {
-	g.Enum("CodeModeErrorCode", "The spec's error codes (core.ErrorCode).", reflect.TypeFor[core.ErrorCode](),
-		str(core.CodeInvalidInput, core.CodeRuntimeUnavailable, core.CodeTimeout, core.CodeOutputLimitExceeded, core.CodeSnapshotLimitExceeded, core.CodeInternalError)...)
+// values are the literal unions of string types and fields, for both files.
+func values(g *tsgen.Gen) {
+	g.FieldValues(reflect.TypeFor[ops.ExecArgs](), "language", config.LanguageJavaScript, config.LanguageTypeScript)
 	g.Values(reflect.TypeFor[core.Status](), str(core.StatusCompleted, core.StatusWaiting, core.StatusFailed)...)
 	g.Values(reflect.TypeFor[catalog.Source](), str(catalog.SourceOpenClaw, catalog.SourceMCP, catalog.SourceClient)...)
 	g.Values(reflect.TypeFor[catalog.Via](), str(catalog.ViaTools, catalog.ViaMCP, catalog.ViaNamespace)...)
 	g.Values(reflect.TypeFor[catalog.Outcome](), str(catalog.OutcomeOK, catalog.OutcomeError, catalog.OutcomeDenied)...)
+}
+
+// common declares the core's result types, shared by both files.
+func common(g *tsgen.Gen) {
+	g.Enum("CodeModeErrorCode", "The spec's error codes (core.ErrorCode).", reflect.TypeFor[core.ErrorCode](),
+		str(core.CodeInvalidInput, core.CodeRuntimeUnavailable, core.CodeTimeout, core.CodeOutputLimitExceeded, core.CodeSnapshotLimitExceeded, core.CodeInternalError)...)
 	g.Name(reflect.TypeFor[core.Output](), "CodeModeOutput")
 	g.Raw("One output item of text() or json() (core.Output).", `export type CodeModeOutput = { type: "text"; text: string } | { type: "json"; value: unknown };`)
 	g.Output("CodeModeTelemetry", "A result's telemetry (catalog.Telemetry).", reflect.TypeFor[catalog.Telemetry]())
@@ -51,6 +57,7 @@ func common(g *tsgen.Gen) {
 // hostjs is the wire-type section of hostjs/codemode.d.ts.
 func hostjs() string {
 	g := tsgen.New()
+	values(g)
 	g.Input("CodeModeScope", "Who runs: a suspended run is only visible to the scope that made it (ops.Scope).", reflect.TypeFor[ops.Scope]())
 	g.Input("ExecInput", "exec's input (ops.ExecArgs): code, or its alias command.", reflect.TypeFor[ops.ExecArgs](), "code")
 	common(g)
@@ -66,6 +73,7 @@ func abi() string {
 	g.Raw("", `// The JSON of the wasip1 reactor's exports (ABI.md): each export takes its
 // request and answers {ok: answer} or {error: ErrorAnswer}. Generated from
 // the Go types by ./build.sh gen (internal/ops/gen); do not edit.`)
+	values(g)
 	common(g)
 	g.Output("ErrorAnswer", "An export's refusal (wasip1.Error).", reflect.TypeFor[wasip1.Error]())
 	g.Input("ToolDecl", "A tool the host declares and executes itself (wasip1.ToolDecl).", reflect.TypeFor[wasip1.ToolDecl](), "name")
