@@ -22,6 +22,8 @@ import (
 	"github.com/codemode-go/codemode/internal/jsonin"
 	"github.com/codemode-go/codemode/internal/namespace"
 	"github.com/codemode-go/codemode/internal/ops"
+	"github.com/codemode-go/codemode/internal/relay"
+	"github.com/codemode-go/codemode/internal/remote"
 )
 
 // options is createCodeMode's options as the shim forwards them (already
