@@ -174,3 +174,22 @@ func TestTemplateInstanceIsPooled(t *testing.T) {
 	}
 	vm.Close()
 }
+
+// BenchmarkPlanReset: planning the real template image (a page does it once
+// at start, on baseline code).
+func BenchmarkPlanReset(b *testing.B) {
+	ctx := context.Background()
+	eng, err := wazeroengine.New(ctx, wazeroengine.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer eng.Close(ctx)
+	rt, err := New(ctx, Config{Engine: eng})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rt.Close(ctx)
+	for b.Loop() {
+		planReset(rt.tmpl.mem)
+	}
+}
