@@ -306,32 +306,10 @@ func (e *explainer) matching(alts []any, inst any, depth int) int {
 // resolve follows a $ref inside the root document: "#", "#/json/pointer" or
 // "#anchor". Others (an $id-based URI) are left to the library's verdict.
 func (e *explainer) resolve(ref string) (any, bool) {
-	frag, ok := strings.CutPrefix(ref, "#")
-	if !ok {
-		return nil, false
-	}
-	if frag != "" && !strings.HasPrefix(frag, "/") {
+	if frag, ok := strings.CutPrefix(ref, "#"); ok && frag != "" && !strings.HasPrefix(frag, "/") {
 		return findAnchor(e.root, frag, 0)
 	}
-	cur := e.root
-	for _, seg := range strings.Split(frag, "/")[1:] {
-		seg = strings.ReplaceAll(strings.ReplaceAll(seg, "~1", "/"), "~0", "~")
-		switch c := cur.(type) {
-		case map[string]any:
-			if cur, ok = c[seg]; !ok {
-				return nil, false
-			}
-		case []any:
-			i, err := strconv.Atoi(seg)
-			if err != nil || i < 0 || i >= len(c) {
-				return nil, false
-			}
-			cur = c[i]
-		default:
-			return nil, false
-		}
-	}
-	return cur, true
+	return ResolveLocal(e.root, ref)
 }
 
 func findAnchor(s any, name string, depth int) (any, bool) {

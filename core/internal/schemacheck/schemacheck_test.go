@@ -28,6 +28,7 @@ func TestValidate(t *testing.T) {
 		{"maxLength", obj, `{"n":1,"token":"` + secret + `"}`, "/token maxLength: maxLength: must be at most 5 characters long"},
 		{"root type", obj, `[1]`, "/ type: got array, want object"},
 		{"ref", `{"$defs":{"p":{"type":"integer"}},"properties":{"a":{"$ref":"#/$defs/p"}}}`, `{"a":"x"}`, "/a type: got string, want integer"},
+		{"percent-encoded ref", `{"$defs":{"a b":{"type":"integer"}},"properties":{"x":{"$ref":"#/$defs/a%20b"}}}`, `{"x":"s"}`, "/x type: got string, want integer"},
 		{"anchor", `{"$defs":{"p":{"$anchor":"P","type":"integer"}},"properties":{"a":{"$ref":"#P"}}}`, `{"a":"x"}`, "/a type: got string, want integer"},
 		{"draft-07 definitions", `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"p":{"type":"integer"}},"items":{"$ref":"#/definitions/p"}}`, `["x"]`, "/0 type: got string, want integer"},
 		{"draft-04 read as 2020-12", `{"$schema":"http://json-schema.org/draft-04/schema#","type":"object","required":["a"]}`, `{}`, "/ required: missing property 'a'"},
