@@ -117,3 +117,32 @@ func TestValidateNotJSON(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// TestConcurrentValidate: a catalog validates one compiled schema from many
+// runs at once (run with -race).
+func TestConcurrentValidate(t *testing.T) {
+	s, err := Compile([]byte(`{"type":"object","properties":{"n":{"type":"integer"}},"required":["n"]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string)
+	for i := 0; i < 8; i++ {
+		go func() {
+			msg := ""
+			for j := 0; j < 50; j++ {
+				if probs, _ := s.Validate([]byte(`{"n":"x"}`)); len(probs) != 1 || probs[0].Message != "got string, want integer" {
+					msg = "wrong problems"
+				}
+				if probs, _ := s.Validate([]byte(`{"n":1}`)); len(probs) != 0 {
+					msg = "valid input refused"
+				}
+			}
+			done <- msg
+		}()
+	}
+	for i := 0; i < 8; i++ {
+		if msg := <-done; msg != "" {
+			t.Fatal(msg)
+		}
+	}
+}
