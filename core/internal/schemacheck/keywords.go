@@ -27,12 +27,15 @@ func checkKeywords(s any, at string, depth int) error {
 		if !jsonTypes[t] {
 			return fmt.Errorf("%s: type %s is not a JSON type (null, boolean, object, array, number, string, integer)", pointerOrRoot(at), quote(cut(t)))
 		}
+	case nil:
 	case []any:
 		for _, e := range t {
 			if n, _ := e.(string); !jsonTypes[n] {
 				return fmt.Errorf("%s: type lists %s, which is not a JSON type (null, boolean, object, array, number, string, integer)", pointerOrRoot(at), quote(cut(fmt.Sprint(e))))
 			}
 		}
+	default:
+		return fmt.Errorf("%s: type must be a JSON type name or an array of them", pointerOrRoot(at))
 	}
 	for _, kw := range sortedKeys(m) {
 		v := m[kw]

@@ -85,6 +85,7 @@ func TestCompileRefuses(t *testing.T) {
 		{"trailing", `{} {}`, "not valid JSON"},
 		{"unknown type", `{"properties":{"a":{"type":"nope"}}}`, `at /properties/a: type 'nope' is not a JSON type`},
 		{"unknown type in list", `{"type":["string",1]}`, `type lists '1'`},
+		{"type of the wrong kind", `{"type":1}`, "type must be a JSON type name"},
 		{"remote ref", `{"$ref":"file:///etc/passwd"}`, "a $ref points outside the schema"},
 		{"keyword of the wrong type", `{"minimum":"x"}`, `keyword "minimum" has a string value`},
 		{"draft-04 boolean exclusiveMinimum", `{"$schema":"http://json-schema.org/draft-04/schema#","exclusiveMinimum":true}`, `keyword "exclusiveMinimum" has a bool value`},
