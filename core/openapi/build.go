@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/schemacheck"
 )
 
 // bodyProperty is the input property that carries a JSON request body.
@@ -308,23 +308,13 @@ func describe(method, path string, op *openapi3.Operation) string {
 }
 
 // compiled marshals a schema and checks that it compiles as the catalog will
-// compile it (JSON Schema 2020-12, no loader).
+// compile it (core/internal/schemacheck: 2020-12, no loader).
 func compiled(schema map[string]any) (json.RawMessage, error) {
 	raw, err := json.Marshal(schema)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(raw)))
-	if err != nil {
-		return nil, err
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(jsonschema.SchemeURLLoader{})
-	if err := c.AddResource("urn:codemode:openapi", doc); err != nil {
-		return nil, err
-	}
-	if _, err := c.Compile("urn:codemode:openapi"); err != nil {
+	if _, err := schemacheck.Compile(raw); err != nil {
 		return nil, err
 	}
 	return raw, nil

@@ -2,27 +2,23 @@ package catalog
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
-	"strings"
 
+	"github.com/codemode-go/codemode/internal/schemacheck"
 	"github.com/codemode-go/codemode/internal/tsschema"
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // compiledSchema caches one tool's compiled outputSchema (or why it failed), so a
 // catalog compiles each declared contract at most once.
 type compiledSchema struct {
-	schema *jsonschema.Schema
+	schema *schemacheck.Schema
 	err    error
 }
-
-const schemaURL = "urn:codemode:output-schema"
 
 // outputContract returns the compiled outputSchema of a trusted tool, nil when the
 // tool declares none (or is MCP/client: their claims are untrusted and are neither
 // shown nor enforced). It runs before the tool so an invalid schema stops the call.
-func (c *Catalog) outputContract(it *item) (*jsonschema.Schema, error) {
+func (c *Catalog) outputContract(it *item) (*schemacheck.Schema, error) {
 	if !it.spec.trusted() || len(bytes.TrimSpace(it.spec.OutputSchema)) == 0 {
 		return nil, nil
 	}
@@ -30,7 +26,7 @@ func (c *Catalog) outputContract(it *item) (*jsonschema.Schema, error) {
 	defer c.schemaMu.Unlock()
 	cs, ok := c.schemas[it.entry.ID]
 	if !ok {
-		cs = compileOutputSchema(it.spec.OutputSchema)
+		cs = compileSchema(it.spec.OutputSchema)
 		c.schemas[it.entry.ID] = cs
 	}
 	if cs.err != nil {
@@ -40,58 +36,30 @@ func (c *Catalog) outputContract(it *item) (*jsonschema.Schema, error) {
 	return cs.schema, nil
 }
 
-func compileOutputSchema(raw []byte) *compiledSchema {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
-	if err != nil {
-		return &compiledSchema{err: err}
-	}
-	comp := jsonschema.NewCompiler()
-	comp.DefaultDraft(jsonschema.Draft2020)
-	// No loader for any scheme: a declared contract must be self-contained, and
-	// compiling must never read files or the network.
-	comp.UseLoader(jsonschema.SchemeURLLoader{})
-	if err := comp.AddResource(schemaURL, doc); err != nil {
-		return &compiledSchema{err: err}
-	}
-	s, err := comp.Compile(schemaURL)
+// compileSchema compiles a declared schema: self-contained (no $ref is loaded
+// from a file or the network), JSON Schema 2020-12 unless it names draft-07.
+func compileSchema(raw []byte) *compiledSchema {
+	s, err := schemacheck.Compile(raw)
 	return &compiledSchema{schema: s, err: err}
 }
 
 // checkOutput validates details against the contract. The error names the JSON
 // pointer and the failing keyword, never the value, which may be secret.
-func checkOutput(id string, s *jsonschema.Schema, details []byte) error {
+func checkOutput(id string, s *schemacheck.Schema, details []byte) error {
 	if len(bytes.TrimSpace(details)) == 0 {
 		return newErr(ErrOutputContract, fmt.Sprintf("tool %q declares an outputSchema but returned no details", id))
 	}
-	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(details))
+	probs, err := s.Validate(details)
 	if err != nil {
 		return newErr(ErrOutputContract, fmt.Sprintf("tool %q returned details that are not valid JSON", id))
 	}
-	err = s.Validate(v)
-	if err == nil {
+	if len(probs) == 0 {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return newErr(ErrOutputContract, fmt.Sprintf("tool %q output does not match its outputSchema", id))
-	}
-	leaf := ve
-	for len(leaf.Causes) > 0 {
-		leaf = leaf.Causes[0]
-	}
-	ptr := "/" + strings.Join(escapePointer(leaf.InstanceLocation), "/")
-	kw := strings.Join(leaf.ErrorKind.KeywordPath(), "/")
-	msg := fmt.Sprintf("tool %q output does not match its outputSchema at %s", id, tsschema.Quote(ptr, 200))
-	if kw != "" {
-		msg += " (keyword " + tsschema.Quote(kw, 100) + ")"
+	leaf := probs[0]
+	msg := fmt.Sprintf("tool %q output does not match its outputSchema at %s", id, tsschema.Quote(leaf.Pointer(), 200))
+	if leaf.Keyword != "" {
+		msg += " (keyword " + tsschema.Quote(leaf.Keyword, 100) + ")"
 	}
 	return newErr(ErrOutputContract, msg)
-}
-
-func escapePointer(segs []string) []string {
-	out := make([]string, len(segs))
-	for i, s := range segs {
-		out[i] = strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
-	}
-	return out
 }

@@ -3,8 +3,10 @@ package quickjs
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"testing"
 
+	"github.com/codemode-go/codemode/internal/engine"
 	"github.com/codemode-go/codemode/internal/engine/wazeroengine"
 )
 
@@ -135,5 +137,59 @@ func TestResetInstanceIsTheTemplateByteForByte(t *testing.T) {
 		fresh.Close()
 		rt.Close(ctx)
 		eng.Close(ctx)
+	}
+}
+
+// TestTemplateInstanceIsPooled: the instance that built the template serves the
+// first VM (no instantiation, no image write); its memory is the template byte
+// for byte, dead stack frames included, as a reset instance's is.
+func TestTemplateInstanceIsPooled(t *testing.T) {
+	ctx := context.Background()
+	eng, err := wazeroengine.New(ctx, wazeroengine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer eng.Close(ctx)
+	rt, err := New(ctx, Config{Engine: eng, PoolSize: 2, Deterministic: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close(ctx)
+	if len(rt.pool) != 1 {
+		t.Fatalf("pool after New: %d instances, want the template's", len(rt.pool))
+	}
+	builder := rt.pool[0].inst
+	if got, _ := engine.Copy(builder.Memory(), 0, builder.Memory().Size()); !bytes.Equal(got, rt.tmpl.mem) {
+		t.Fatal("the template's own instance differs from the template")
+	}
+	vm, err := rt.NewVM(ctx, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vm.inst != builder {
+		t.Fatal("the first VM did not take the template's instance")
+	}
+	if r, err := vm.EvalJSON(`[typeof globalThis.scribble, 6 * 7]`); err != nil || fmt.Sprint(r) != "[undefined 42]" {
+		t.Fatalf("first VM: %v %v", r, err)
+	}
+	vm.Close()
+}
+
+// BenchmarkPlanReset: planning the real template image (a page does it once
+// at start, on baseline code).
+func BenchmarkPlanReset(b *testing.B) {
+	ctx := context.Background()
+	eng, err := wazeroengine.New(ctx, wazeroengine.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer eng.Close(ctx)
+	rt, err := New(ctx, Config{Engine: eng})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rt.Close(ctx)
+	for b.Loop() {
+		planReset(rt.tmpl.mem)
 	}
 }

@@ -190,16 +190,23 @@ func (r *Runtime) buildTemplate(ctx context.Context) error {
 	}
 	vm.Free(obj)
 	vm.call("qjs_run_gc")
+	rt, _ := vm.call("qjs_get_runtime_ptr")
+	cx, _ := vm.call("qjs_get_context_ptr")
+	// Nothing runs in the instance after this copy (see the pooling below).
 	mem, ok := engine.Copy(vm.mem, 0, vm.mem.Size())
 	if !ok {
 		return errors.New("quickjs: cannot read memory")
 	}
-	t := &template{mem: mem, sp: vm.inst.StackPointer(), kit: kt}
+	t := &template{mem: mem, sp: vm.inst.StackPointer(), kit: kt, rtPtr: uint32(rt), ctxPtr: uint32(cx)}
 	t.plan = planReset(t.mem)
-	rt, _ := vm.call("qjs_get_runtime_ptr")
-	cx, _ := vm.call("qjs_get_context_ptr")
-	t.rtPtr, t.ctxPtr = uint32(rt), uint32(cx)
 	r.tmpl = t
+	// The instance that built the template holds it byte for byte: pool it, so
+	// the first VM needs no instantiation and no write of the whole image (in a
+	// page that is the first result's critical path).
+	if r.cfg.PoolSize > 0 && vm.dead == nil {
+		r.pool = append(r.pool, pooled{vm.inst, vm.ref})
+		vm.dead = ErrClosed // the deferred discard must not close it
+	}
 	return nil
 }
 

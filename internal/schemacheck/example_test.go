@@ -1,0 +1,23 @@
+package schemacheck_test
+
+import (
+	"fmt"
+
+	"github.com/codemode-go/codemode/internal/schemacheck"
+)
+
+func Example() {
+	s, err := schemacheck.Compile([]byte(`{"type":"object","properties":{"ms":{"type":"integer","maximum":60000}},"required":["ms"]}`))
+	if err != nil {
+		panic(err)
+	}
+	probs, _ := s.Validate([]byte(`{"ms":"soon"}`))
+	for _, p := range probs {
+		fmt.Printf("at %s: %s (keyword %s)\n", p.Pointer(), p.Message, p.Keyword)
+	}
+	probs, _ = s.Validate([]byte(`{"ms":90000}`))
+	fmt.Printf("at %s: %s\n", probs[0].Pointer(), probs[0].Message)
+	// Output:
+	// at /ms: got string, want integer (keyword type)
+	// at /ms: maximum: must be <= 60000
+}
