@@ -2,6 +2,14 @@
 // QuickJS-WASI sandbox, the run and snapshot store, the JSON bridge, limits,
 // error codes and telemetry. Hosts (native, wasm, edge) are thin adapters over
 // Runtime.Exec and Runtime.Wait.
+//
+// A Go host reads it in this order: New with Options (Config from
+// DefaultConfig, Tools made with Func or TypedFunc, Policy, Hooks, MCP servers
+// from package core/mcp, plugin namespaces in a NamespaceRegistry, Engine);
+// then Runtime.Exec and Runtime.Wait with a CallInfo, answering a Result.
+// Several of these types are aliases of packages under internal/ (Tool, Spec,
+// Hooks, Policy, Config, ...): `go doc` of the alias target lists their fields,
+// and a value made here is the very type the runtime uses.
 package core
 
 import (
