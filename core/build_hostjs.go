@@ -16,11 +16,11 @@ import (
 // the host's own WebAssembly engine (internal/engine/jsengine), so wazero stays
 // out, and the TypeScript compiler (esbuild, about a third of the binary)
 // runs in tsx.wasm, which the shim loads only for TypeScript cells and hands
-// in as Options.TransformTS. Those two and the MCP SDK (core/mcp) are what a
+// in as hostopts.Options.TransformTS. Those two and the MCP SDK (core/mcp) are what a
 // page never runs: see tests/bench/RESULTS.md for what each weighs.
 var errHostJSBuild = errors.New(`this core was built for hostjs (codemode_hostjs): it has no wazero engine; createCodeMode({engine: "wazero"}) loads the build that has one`)
 
-// transformTS runs the transform through Options.TransformTS and reads its
+// transformTS runs the transform through hostopts.Options.TransformTS and reads its
 // answer with the same decoder and line map as every build.
 func (rt *Runtime) transformTS(ctx context.Context, src string) (string, lineMap, error) {
 	if rt.opts.host.TransformTS == nil {

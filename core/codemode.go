@@ -2,6 +2,14 @@
 // QuickJS-WASI sandbox, the run and snapshot store, the JSON bridge, limits,
 // error codes and telemetry. Hosts (native, wasm, edge) are thin adapters over
 // Runtime.Exec and Runtime.Wait.
+//
+// A Go host reads it in this order: New with Options (Config from
+// DefaultConfig, Tools made with Func or TypedFunc, Policy, Hooks, MCP servers
+// from package core/mcp, plugin namespaces in a NamespaceRegistry, Engine);
+// then Runtime.Exec and Runtime.Wait with a CallInfo, answering a Result.
+// Several of these types are aliases of packages under internal/ (Tool, Spec,
+// Hooks, Policy, Config, ...): `go doc` of the alias target lists their fields,
+// and a value made here is the very type the runtime uses.
 package core
 
 import (
@@ -32,22 +40,15 @@ const (
 	hostAsync = "__openclaw_async"
 )
 
-// ToolSource returns the effective tools of a run (after the host's own policy
-// resolution for agent, model, sender and so on). The core applies the catalog
-// policy (allow/deny) on top.
-type ToolSource func(ctx context.Context, scope Scope) ([]Tool, error)
-
-// MCPSource returns the MCP servers a run of scope sees, beyond
-// Options.MCPServers; the core applies the catalog policy to their tools.
-type MCPSource func(ctx context.Context, scope Scope) ([]*mcp.Server, error)
-
 // Options configures a Runtime. Config is the only field New requires.
 type Options struct {
 	// Config is tools.codeMode; it must be valid and enabled. Start from
 	// DefaultConfig.
 	Config Config
-	// Tools supplies each run's effective tools.
-	Tools ToolSource
+	// Tools returns the effective tools of a run of scope (after the host's
+	// own policy resolution for agent, model, sender and so on); the core
+	// applies Policy on top.
+	Tools func(ctx context.Context, scope Scope) ([]Tool, error)
 	// MCPServers are connected MCP servers every scope sees (the operator's
 	// servers): their tools join every run's catalog as mcp:<name>:<tool> and
 	// are reached through MCP.<name>.
@@ -55,8 +56,9 @@ type Options struct {
 	// MCP supplies the MCP servers of one scope on top of MCPServers, resolved
 	// per run like Tools: an agent's, session's or sender's own servers never
 	// appear in another scope's catalog, declaration files or MCP namespace.
-	// A server whose name is already taken in the run is left out (logged).
-	MCP MCPSource
+	// A server whose name is already taken in the run is left out (logged);
+	// Policy applies to their tools.
+	MCP func(ctx context.Context, scope Scope) ([]*mcp.Server, error)
 	// NamespaceConfig is handed to plugin namespaces' createScope as ctx.Config.
 	NamespaceConfig []byte
 	// Policy is the allow/deny filter every run's catalog applies.

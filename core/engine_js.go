@@ -9,7 +9,7 @@ import (
 
 // defaultHostEngine picks the host's own WebAssembly engine under GOOS=js when
 // the host installed it with a compiled quickjs.wasm (hostjs/hostengine.js);
-// Options.Interpreter keeps wazero's interpreter.
+// Options.Engine.Interpreter keeps wazero's interpreter.
 func defaultHostEngine(opts Options, pages uint32) (engine.Engine, error) {
 	if opts.Engine.Interpreter || !jsengine.Available() {
 		return nil, nil

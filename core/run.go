@@ -67,7 +67,7 @@ type run struct {
 	// store bookkeeping, guarded by the store's lock
 	state   runState
 	place   bool        // holds one of the SuspendLimits' places
-	expires time.Time   // by the runtime's clock (Options.Now)
+	expires time.Time   // by the runtime's clock (hostopts.Options.Now)
 	expiry  *time.Timer // ends the suspended run at its TTL
 	armed   uint64      // generation of expiry (store.armLocked), under the store's lock
 

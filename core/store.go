@@ -85,7 +85,7 @@ func (s *store) suspend(r *run) string {
 	return ""
 }
 
-// armLocked stamps a suspended run's expiry a TTL from now (Options.Now) and
+// armLocked stamps a suspended run's expiry a TTL from now (hostopts.Options.Now) and
 // sets its timer, replacing an earlier one. The timer carries its generation:
 // one that fired but lost the lock race to a re-arm finds itself stale.
 func (s *store) armLocked(r *run) {
@@ -164,7 +164,7 @@ func (s *store) expire(r *run, gen uint64) {
 }
 
 // sweepLocked ends suspended runs past their expiry by the runtime's clock
-// (Options.Now): the timers use the real clock, tests move the other one.
+// (hostopts.Options.Now): the timers use the real clock, tests move the other one.
 func (s *store) sweepLocked() {
 	now := s.now()
 	for _, r := range s.runs {

@@ -133,7 +133,7 @@ func TestOtherGoroutinesRunWhileAGuestIsInsideABuiltin(t *testing.T) {
 	}
 }
 
-// TestPollBudgetEndsALongBuiltinAsTimeout: with Options.PollsPerSecond (set
+// TestPollBudgetEndsALongBuiltinAsTimeout: with Options.Engine.PollsPerSecond (set
 // where the clock stands still during CPU work, a deployed Worker) the loop
 // guard's polls are a budget of their own, which ends a long built-in as
 // timeout long before this cell's 60 s wall-clock deadline.

@@ -17,7 +17,7 @@ type RunError struct {
 func (e *RunError) Error() string { return e.Message }
 
 // RestartTTL restarts a suspended run's snapshot TTL from now: the run then
-// expires snapshotTtlSeconds after this call (by Options.Now, and its expiry
+// expires snapshotTtlSeconds after this call (by hostopts.Options.Now, and its expiry
 // timer is set anew), no longer after its suspension. It returns the new
 // expiry.
 //

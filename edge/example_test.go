@@ -10,31 +10,29 @@ import (
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/edge"
-	"github.com/codemode-go/codemode/internal/catalog"
-	"github.com/codemode-go/codemode/internal/config"
 	json "github.com/goccy/go-json"
 )
 
 type greet struct{}
 
-func (greet) Spec() catalog.Spec {
-	return catalog.Spec{Name: "greet", Description: "Greet someone by name.", Owner: "core",
+func (greet) Spec() core.Spec {
+	return core.Spec{Name: "greet", Description: "Greet someone by name.", Owner: "core",
 		Parameters: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)}
 }
 
-func (greet) Execute(_ context.Context, c catalog.Call) (catalog.Result, error) {
+func (greet) Execute(_ context.Context, c core.ToolCall) (core.ToolResult, error) {
 	var in struct{ Name string }
 	json.Unmarshal(c.Input, &in)
 	d, _ := json.Marshal("hello " + in.Name)
-	return catalog.Result{Details: d}, nil
+	return core.ToolResult{Details: d}, nil
 }
 
 // Mount the HTTP API in your own program, over a runtime with your own tools.
 func ExampleNew() {
-	cfg := config.Default()
+	cfg := core.DefaultConfig()
 	cfg.Enabled = true
 	rt, err := core.New(context.Background(), core.Options{Config: cfg,
-		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return []catalog.Tool{greet{}}, nil }})
+		Tools: func(context.Context, core.Scope) ([]core.Tool, error) { return []core.Tool{greet{}}, nil }})
 	if err != nil {
 		panic(err)
 	}

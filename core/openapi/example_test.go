@@ -9,8 +9,6 @@ import (
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/core/openapi"
-	"github.com/codemode-go/codemode/internal/catalog"
-	"github.com/codemode-go/codemode/internal/config"
 )
 
 // An OpenAPI document's operations as the tools of a Code Mode runtime: the
@@ -38,10 +36,10 @@ func Example() {
 		return
 	}
 	ctx := context.Background()
-	cfg := config.Default()
+	cfg := core.DefaultConfig()
 	cfg.Enabled = true
 	rt, err := core.New(ctx, core.Options{Config: cfg,
-		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return pets.Tools(), nil }})
+		Tools: func(context.Context, core.Scope) ([]core.Tool, error) { return pets.Tools(), nil }})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -8,9 +8,6 @@ import (
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/edge/mcpserver"
-	"github.com/codemode-go/codemode/internal/catalog"
-	"github.com/codemode-go/codemode/internal/config"
-	"github.com/codemode-go/codemode/internal/namespace"
 	json "github.com/goccy/go-json"
 )
 
@@ -20,7 +17,7 @@ import (
 // stdio (sdk.StdioTransport); HTTPHandler serves it over Streamable HTTP.
 func Example() {
 	ctx := context.Background()
-	weather := catalog.MustTypedFunc(catalog.Spec{Name: "weather", Description: "Current temperature of a city.", Owner: "demo"},
+	weather, err := core.TypedFunc(core.Spec{Name: "weather", Description: "Current temperature of a city.", Owner: "demo"},
 		func(ctx context.Context, in struct {
 			City string `json:"city"`
 		}) (struct {
@@ -30,10 +27,13 @@ func Example() {
 				C int `json:"c"`
 			}{21}, nil
 		})
-	cfg := config.Default()
+	if err != nil {
+		panic(err)
+	}
+	cfg := core.DefaultConfig()
 	cfg.Enabled = true
-	rt, err := core.New(ctx, core.Options{Config: cfg, Namespaces: namespace.NewRegistry(),
-		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return []catalog.Tool{weather}, nil }})
+	rt, err := core.New(ctx, core.Options{Config: cfg, Namespaces: core.NewNamespaceRegistry(),
+		Tools: func(context.Context, core.Scope) ([]core.Tool, error) { return []core.Tool{weather}, nil }})
 	if err != nil {
 		panic(err)
 	}

@@ -138,13 +138,13 @@ func recvType(fl *ast.FieldList) string {
 	}
 }
 
-// TestEveryExportedNameIsDocumented walks the module's public packages.
-func TestEveryExportedNameIsDocumented(t *testing.T) {
+// publicDirs walks the module and returns its root and the public
+// directories that hold non-test Go files, relative to the root.
+func publicDirs(t *testing.T) (root string, dirs []string) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var all []string
 	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
 			return err
@@ -154,12 +154,22 @@ func TestEveryExportedNameIsDocumented(t *testing.T) {
 			return filepath.SkipDir
 		}
 		if ents, _ := os.ReadDir(path); hasGo(ents) {
-			all = append(all, undocumented(t, root, rel)...)
+			dirs = append(dirs, rel)
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	return root, dirs
+}
+
+// TestEveryExportedNameIsDocumented walks the module's public packages.
+func TestEveryExportedNameIsDocumented(t *testing.T) {
+	root, dirs := publicDirs(t)
+	var all []string
+	for _, rel := range dirs {
+		all = append(all, undocumented(t, root, rel)...)
 	}
 	sort.Strings(all)
 	for _, m := range all {
