@@ -62,10 +62,10 @@ func (a *authenticator) principal(r *http.Request) (string, *apiError) {
 	// depend on the host. A token never holds whitespace, so a joined pair
 	// shows as one.
 	if len(vals) > 1 || strings.ContainsAny(tok, " \t") {
-		return "", refuse(http.StatusUnauthorized, CodeUnauthorized, `send exactly one "Authorization: Bearer <token>" header (this request carries more than one credential)`)
+		return "", refuse(http.StatusUnauthorized, codeUnauthorized, `send exactly one "Authorization: Bearer <token>" header (this request carries more than one credential)`)
 	}
 	if h == "" || !ok || !strings.EqualFold(scheme, "Bearer") || tok == "" {
-		return "", refuse(http.StatusUnauthorized, CodeUnauthorized, `this server needs "Authorization: Bearer <token>"`)
+		return "", refuse(http.StatusUnauthorized, codeUnauthorized, `this server needs "Authorization: Bearer <token>"`)
 	}
 	d := sha256.Sum256([]byte(tok))
 	found := -1
@@ -75,7 +75,7 @@ func (a *authenticator) principal(r *http.Request) (string, *apiError) {
 		}
 	}
 	if found < 0 {
-		return "", refuse(http.StatusUnauthorized, CodeUnauthorized, "the bearer token is not valid for this server")
+		return "", refuse(http.StatusUnauthorized, codeUnauthorized, "the bearer token is not valid for this server")
 	}
 	return a.principals[found], nil
 }

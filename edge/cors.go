@@ -52,7 +52,7 @@ func (c *corsPolicy) handle(w http.ResponseWriter, r *http.Request) bool {
 	preflight := r.Method == http.MethodOptions && r.Header.Get("Access-Control-Request-Method") != ""
 	if !c.allows(origin) {
 		if preflight {
-			writeError(w, refuse(http.StatusForbidden, CodeOriginNotAllowed, "origin "+quoteField(origin)+" is not in cors.allowedOrigins"))
+			writeError(w, refuse(http.StatusForbidden, codeOriginNotAllowed, "origin "+quoteField(origin)+" is not in cors.allowedOrigins"))
 			return true
 		}
 		return false // served without CORS headers: the browser withholds the answer

@@ -190,7 +190,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 				panic(p)
 			}
 			if !sw.wrote {
-				writeError(sw, refuse(http.StatusInternalServerError, CodeInternal, "the server failed while answering this request"))
+				writeError(sw, refuse(http.StatusInternalServerError, ops.CodeInternal, "the server failed while answering this request"))
 			}
 			if h.opts.Logger != nil {
 				h.opts.Logger.Error("request panicked", "method", r.Method, "path", r.URL.Path, "panic", fmt.Sprint(p))
@@ -203,7 +203,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 func (h *Handler) serve(w http.ResponseWriter, r *http.Request, rc *requestContext) {
 	if h.opts.LoopbackHostsOnly && !loopbackHost(r.Host) {
-		writeError(w, refuse(http.StatusForbidden, CodeHostNotAllowed, "host "+quoteField(r.Host)+" is not a name of this server: without auth.tokens it answers only localhost, 127.0.0.1 and [::1] (a guard against DNS rebinding); use one of those, or add auth.tokens to the config to serve other names"))
+		writeError(w, refuse(http.StatusForbidden, codeHostNotAllowed, "host "+quoteField(r.Host)+" is not a name of this server: without auth.tokens it answers only localhost, 127.0.0.1 and [::1] (a guard against DNS rebinding); use one of those, or add auth.tokens to the config to serve other names"))
 		return
 	}
 	if h.cors.handle(w, r) {
@@ -219,7 +219,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, rc *requestConte
 		if h.opts.MCP != nil {
 			msg += "; the MCP server (Streamable HTTP) is /mcp"
 		}
-		writeError(w, refuse(http.StatusNotFound, CodeNotFound, msg))
+		writeError(w, refuse(http.StatusNotFound, ops.CodeNotFound, msg))
 		return
 	}
 	if rt.method != "" && r.Method != rt.method && !(rt.method == http.MethodGet && r.Method == http.MethodHead) {
@@ -228,7 +228,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, rc *requestConte
 			allow = "GET, HEAD"
 		}
 		w.Header().Set("Allow", allow)
-		writeError(w, refuse(http.StatusMethodNotAllowed, CodeMethodNotAllowed, r.URL.Path+" answers "+allow+" only"))
+		writeError(w, refuse(http.StatusMethodNotAllowed, codeMethodNotAllowed, r.URL.Path+" answers "+allow+" only"))
 		return
 	}
 	if rt.auth {

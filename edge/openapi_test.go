@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/codemode-go/codemode/edge"
+	"github.com/codemode-go/codemode/internal/ops"
 	"github.com/codemode-go/codemode/internal/surface"
 )
 
@@ -44,9 +45,9 @@ func TestOpenAPIDocumentMatchesTheCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, typ := range map[string]any{"ExecRequest": edge.ExecRequest{}, "WaitRequest": edge.WaitRequest{}, "SurfaceRequest": edge.SurfaceRequest{},
-		"ToolCallRequest": edge.ToolCallRequest{}, "MCPResourceRequest": edge.MCPResourceRequest{}, "MCPPromptRequest": edge.MCPPromptRequest{},
-		"Scope": edge.Scope{}} {
+	for name, typ := range map[string]any{"ExecRequest": ops.ExecRequest{}, "WaitRequest": ops.WaitRequest{}, "SurfaceRequest": ops.SurfaceRequest{},
+		"ToolCallRequest": ops.ToolCallRequest{}, "MCPResourceRequest": ops.MCPResourceRequest{}, "MCPPromptRequest": ops.MCPPromptRequest{},
+		"Scope": ops.Scope{}} {
 		s := doc.Components.Schemas[name]
 		if s == nil {
 			t.Errorf("no schema %s", name)

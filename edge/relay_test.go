@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/edge"
+	"github.com/codemode-go/codemode/internal/ops"
 )
 
 func TestCatalogListsEntriesWithSchemaTrustAndOwner(t *testing.T) {
@@ -78,12 +79,12 @@ func TestToolsCallRefusesExactlyAsTheGuest(t *testing.T) {
 
 func TestCatalogQueryIsStrict(t *testing.T) {
 	srv := newServer(t, edge.Options{})
-	if a := do(t, "GET", srv.URL+"/v1/catalog?agent=a", "", ""); a.status != 400 || a.errorCode(t) != edge.CodeUnknownField {
+	if a := do(t, "GET", srv.URL+"/v1/catalog?agent=a", "", ""); a.status != 400 || a.errorCode(t) != ops.CodeUnknownField {
 		t.Fatalf("unknown query parameter: %d %s", a.status, a.body)
 	}
 	for _, q := range []string{"agentId=a&agentId=b", "agentId=a&agentId=a", "sessionKey=&sessionKey=k"} {
 		a := do(t, "GET", srv.URL+"/v1/catalog?"+q, "", "")
-		if a.status != 400 || a.errorCode(t) != edge.CodeDuplicateField || !strings.Contains(string(a.body), "given 2 times") {
+		if a.status != 400 || a.errorCode(t) != ops.CodeDuplicateField || !strings.Contains(string(a.body), "given 2 times") {
 			t.Errorf("%s: %d %s", q, a.status, a.body)
 		}
 	}

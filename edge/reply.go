@@ -16,27 +16,14 @@ type apiError = ops.Refusal
 
 // Error codes of HTTP-level refusals, stable for clients and tests.
 const (
-	CodeInvalidJSON          = ops.CodeInvalidJSON
-	CodeTrailingData         = ops.CodeTrailingData
-	CodeUnknownField         = ops.CodeUnknownField
-	CodeDuplicateField       = ops.CodeDuplicateField
-	CodeWrongType            = ops.CodeWrongType
-	CodeTooDeep              = ops.CodeTooDeep
-	CodeMissingField         = ops.CodeMissingField
-	CodeInvalidField         = ops.CodeInvalidField
-	CodeBodyTooLarge         = "body_too_large"
-	CodeUnsupportedMediaType = "unsupported_media_type"
-	CodeMethodNotAllowed     = "method_not_allowed"
-	CodeNotFound             = ops.CodeNotFound
-	CodeUnauthorized         = "unauthorized"
-	CodeOriginNotAllowed     = "origin_not_allowed"
-	CodeInternal             = ops.CodeInternal
-	// CodeAtCapacity answers 429 with Retry-After: the runtime already runs
-	// as many cells as it may (core.Options.MaxRunningCells).
-	CodeAtCapacity = ops.CodeAtCapacity
-	// CodeHostNotAllowed answers 403 when Options.LoopbackHostsOnly is set and
+	codeBodyTooLarge         = "body_too_large"
+	codeUnsupportedMediaType = "unsupported_media_type"
+	codeMethodNotAllowed     = "method_not_allowed"
+	codeUnauthorized         = "unauthorized"
+	codeOriginNotAllowed     = "origin_not_allowed"
+	// codeHostNotAllowed answers 403 when Options.LoopbackHostsOnly is set and
 	// the request's Host is not a loopback name (DNS rebinding).
-	CodeHostNotAllowed = "host_not_allowed"
+	codeHostNotAllowed = "host_not_allowed"
 )
 
 func badRequest(code, msg string) *apiError { return ops.BadRequest(code, msg) }

@@ -12,35 +12,6 @@ import (
 	"github.com/codemode-go/codemode/internal/ops"
 )
 
-// The wire types of the routes are the operations table's (internal/ops):
-// one definition for every host.
-type (
-	// Scope is the wire scope of every POST route.
-	Scope = ops.Scope
-	// ExecArgs are exec's arguments, shared with the MCP server.
-	ExecArgs = ops.ExecArgs
-	// WaitArgs are wait's arguments, shared with the MCP server.
-	WaitArgs = ops.WaitArgs
-	// ExecRequest is the body of POST /v1/exec.
-	ExecRequest = ops.ExecRequest
-	// WaitRequest is the body of POST /v1/wait.
-	WaitRequest = ops.WaitRequest
-	// SurfaceRequest is the body of POST /v1/surface.
-	SurfaceRequest = ops.SurfaceRequest
-	// ToolCallRequest is the body of POST /v1/tools/call.
-	ToolCallRequest = ops.ToolCallRequest
-	// ToolCallResponse is a relayed call's success.
-	ToolCallResponse = ops.ToolCallResponse
-	// ToolCallError is a relayed call's failure (status 200).
-	ToolCallError = ops.ToolCallError
-	// MCPResourceRequest is the body of POST /v1/mcp/resources/read.
-	MCPResourceRequest = ops.MCPResourceRequest
-	// MCPPromptRequest is the body of POST /v1/mcp/prompts/get.
-	MCPPromptRequest = ops.MCPPromptRequest
-	// MCPReadResponse is an MCP read's success.
-	MCPReadResponse = ops.MCPReadResponse
-)
-
 // readBody reads a JSON body for the table, which decodes it strictly. A declared length
 // over the limit is refused before a byte is read; an undeclared one stops at
 // the limit, so a 64 MiB body costs at most the limit.
@@ -55,17 +26,17 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *api
 	ct := strings.Join(vals, ", ")
 	mt, params, err := mime.ParseMediaType(ct)
 	if ct == "" || err != nil || mt != "application/json" {
-		return nil, refuse(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "send the body as Content-Type: application/json (got "+quoteField(ct)+")")
+		return nil, refuse(http.StatusUnsupportedMediaType, codeUnsupportedMediaType, "send the body as Content-Type: application/json (got "+quoteField(ct)+")")
 	}
 	if cs, ok := params["charset"]; ok && cs != "utf-8" && cs != "UTF-8" {
-		return nil, refuse(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "the body must be UTF-8 (got charset "+quoteField(cs)+")")
+		return nil, refuse(http.StatusUnsupportedMediaType, codeUnsupportedMediaType, "the body must be UTF-8 (got charset "+quoteField(cs)+")")
 	}
 	// The handler never decompresses: a compressed body would otherwise be read
 	// as JSON and answered with a misleading invalid_json.
 	if ce := r.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
-		return nil, refuse(http.StatusUnsupportedMediaType, CodeUnsupportedMediaType, "send the body uncompressed (got Content-Encoding "+quoteField(ce)+")")
+		return nil, refuse(http.StatusUnsupportedMediaType, codeUnsupportedMediaType, "send the body uncompressed (got Content-Encoding "+quoteField(ce)+")")
 	}
-	tooLarge := refuse(http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "request body exceeds "+strconv.FormatInt(h.maxBody, 10)+" bytes")
+	tooLarge := refuse(http.StatusRequestEntityTooLarge, codeBodyTooLarge, "request body exceeds "+strconv.FormatInt(h.maxBody, 10)+" bytes")
 	if r.ContentLength > h.maxBody {
 		w.Header().Set("Connection", "close")
 		return nil, tooLarge
@@ -77,7 +48,7 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *api
 			w.Header().Set("Connection", "close")
 			return nil, tooLarge
 		}
-		return nil, badRequest(CodeInvalidJSON, "the request body could not be read")
+		return nil, badRequest(ops.CodeInvalidJSON, "the request body could not be read")
 	}
 	return body, nil
 }
@@ -122,17 +93,17 @@ func (h *Handler) catalog(w http.ResponseWriter, r *http.Request, rc *requestCon
 		switch k {
 		case "agentId", "sessionId", "sessionKey", "agentRunId":
 		default:
-			writeError(w, badRequest(CodeUnknownField, "query parameter "+quoteField(k)+" is not known (known: agentId, sessionId, sessionKey, agentRunId)"))
+			writeError(w, badRequest(ops.CodeUnknownField, "query parameter "+quoteField(k)+" is not known (known: agentId, sessionId, sessionKey, agentRunId)"))
 			return
 		}
 		// Read two ways (the first value here, the last elsewhere), a repeated
 		// parameter could name one scope to a check and another to the catalog.
 		if len(vs) > 1 {
-			writeError(w, badRequest(CodeDuplicateField, "query parameter "+quoteField(k)+" is given "+strconv.Itoa(len(vs))+" times; give it once"))
+			writeError(w, badRequest(ops.CodeDuplicateField, "query parameter "+quoteField(k)+" is given "+strconv.Itoa(len(vs))+" times; give it once"))
 			return
 		}
 	}
-	scope := Scope{AgentID: q.Get("agentId"), SessionID: q.Get("sessionId"), SessionKey: q.Get("sessionKey"), AgentRunID: q.Get("agentRunId")}
+	scope := ops.Scope{AgentID: q.Get("agentId"), SessionID: q.Get("sessionId"), SessionKey: q.Get("sessionKey"), AgentRunID: q.Get("agentRunId")}
 	h.answer(w, rc, ops.Catalog(r.Context(), h.rt, &scope))
 }
 
@@ -146,7 +117,7 @@ func (h *Handler) healthz(w http.ResponseWriter, r *http.Request, rc *requestCon
 func (h *Handler) mcp(w http.ResponseWriter, r *http.Request, rc *requestContext) {
 	if r.ContentLength > h.maxBody {
 		w.Header().Set("Connection", "close")
-		writeError(w, refuse(http.StatusRequestEntityTooLarge, CodeBodyTooLarge, "request body exceeds "+strconv.FormatInt(h.maxBody, 10)+" bytes"))
+		writeError(w, refuse(http.StatusRequestEntityTooLarge, codeBodyTooLarge, "request body exceeds "+strconv.FormatInt(h.maxBody, 10)+" bytes"))
 		return
 	}
 	if r.Body != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/codemode-go/codemode/edge"
+	"github.com/codemode-go/codemode/internal/ops"
 )
 
 func TestExecCompletesAndFailedRunIsA200(t *testing.T) {
@@ -56,7 +57,7 @@ func TestSurfaceInEachFormat(t *testing.T) {
 			t.Errorf("format %q: %d %.300s", format, a.status, a.body)
 		}
 	}
-	if a := post(t, srv, "/v1/surface", `{"format":"xml",`+scope+`}`); a.status != 400 || a.errorCode(t) != edge.CodeInvalidField {
+	if a := post(t, srv, "/v1/surface", `{"format":"xml",`+scope+`}`); a.status != 400 || a.errorCode(t) != ops.CodeInvalidField {
 		t.Errorf("bad format: %d %s", a.status, a.body)
 	}
 }
@@ -79,25 +80,25 @@ func TestBadInput(t *testing.T) {
 		status                  int
 		code, mentions          string
 	}{
-		{"malformed JSON", "/v1/exec", `{"code": "x",`, "", 400, edge.CodeInvalidJSON, "not valid JSON"},
-		{"not an object", "/v1/exec", `[1]`, "", 400, edge.CodeWrongType, "the request body must be an object (got an array)"},
-		{"null body", "/v1/wait", `null`, "", 400, edge.CodeWrongType, "the request body must be an object (got null)"},
-		{"empty body", "/v1/exec", ``, "application/json", 400, edge.CodeInvalidJSON, "empty"},
-		{"unknown field", "/v1/exec", `{"cod":"x",` + scope + `}`, "", 400, edge.CodeUnknownField, `"cod"`},
-		{"unknown field by case", "/v1/exec", `{"Code":"x",` + scope + `}`, "", 400, edge.CodeUnknownField, `"Code"`},
-		{"unknown scope field", "/v1/wait", `{"runId":"x","scope":{"agent":"a"}}`, "", 400, edge.CodeUnknownField, `"scope.agent"`},
-		{"duplicate field", "/v1/exec", `{"code":"1","code":"2",` + scope + `}`, "", 400, edge.CodeDuplicateField, `"code"`},
-		{"wrong type", "/v1/exec", `{"code":42,` + scope + `}`, "", 400, edge.CodeWrongType, `"code" must be a string (got a number)`},
-		{"wrong nested type", "/v1/exec", `{"code":"1","scope":{"agentId":true}}`, "", 400, edge.CodeWrongType, `"scope.agentId" must be a string`},
-		{"wrong bool", "/v1/exec", `{"code":"1","restartSafe":"yes",` + scope + `}`, "", 400, edge.CodeWrongType, "boolean"},
-		{"trailing garbage", "/v1/exec", `{"code":"1",` + scope + `} x`, "", 400, edge.CodeTrailingData, "after the JSON value"},
-		{"two values", "/v1/wait", `{"runId":"x",` + scope + `}{}`, "", 400, edge.CodeTrailingData, "after the JSON value"},
-		{"missing scope", "/v1/exec", `{"code":"1"}`, "", 400, edge.CodeMissingField, `"scope"`},
-		{"missing scope on wait", "/v1/wait", `{"runId":"x"}`, "", 400, edge.CodeMissingField, `"scope"`},
-		{"missing scope on surface", "/v1/surface", `{}`, "", 400, edge.CodeMissingField, `"scope"`},
-		{"missing tool id", "/v1/tools/call", `{"input":{},` + scope + `}`, "", 400, edge.CodeMissingField, `"id"`},
-		{"deep input", "/v1/tools/call", `{"id":"x","input":` + strings.Repeat("[", 200) + strings.Repeat("]", 200) + `,` + scope + `}`, "", 400, edge.CodeTooDeep, "deeper"},
-		{"invalid UTF-8", "/v1/exec", "{\"code\":\"\xff\"," + scope + "}", "", 400, edge.CodeInvalidJSON, "UTF-8"},
+		{"malformed JSON", "/v1/exec", `{"code": "x",`, "", 400, ops.CodeInvalidJSON, "not valid JSON"},
+		{"not an object", "/v1/exec", `[1]`, "", 400, ops.CodeWrongType, "the request body must be an object (got an array)"},
+		{"null body", "/v1/wait", `null`, "", 400, ops.CodeWrongType, "the request body must be an object (got null)"},
+		{"empty body", "/v1/exec", ``, "application/json", 400, ops.CodeInvalidJSON, "empty"},
+		{"unknown field", "/v1/exec", `{"cod":"x",` + scope + `}`, "", 400, ops.CodeUnknownField, `"cod"`},
+		{"unknown field by case", "/v1/exec", `{"Code":"x",` + scope + `}`, "", 400, ops.CodeUnknownField, `"Code"`},
+		{"unknown scope field", "/v1/wait", `{"runId":"x","scope":{"agent":"a"}}`, "", 400, ops.CodeUnknownField, `"scope.agent"`},
+		{"duplicate field", "/v1/exec", `{"code":"1","code":"2",` + scope + `}`, "", 400, ops.CodeDuplicateField, `"code"`},
+		{"wrong type", "/v1/exec", `{"code":42,` + scope + `}`, "", 400, ops.CodeWrongType, `"code" must be a string (got a number)`},
+		{"wrong nested type", "/v1/exec", `{"code":"1","scope":{"agentId":true}}`, "", 400, ops.CodeWrongType, `"scope.agentId" must be a string`},
+		{"wrong bool", "/v1/exec", `{"code":"1","restartSafe":"yes",` + scope + `}`, "", 400, ops.CodeWrongType, "boolean"},
+		{"trailing garbage", "/v1/exec", `{"code":"1",` + scope + `} x`, "", 400, ops.CodeTrailingData, "after the JSON value"},
+		{"two values", "/v1/wait", `{"runId":"x",` + scope + `}{}`, "", 400, ops.CodeTrailingData, "after the JSON value"},
+		{"missing scope", "/v1/exec", `{"code":"1"}`, "", 400, ops.CodeMissingField, `"scope"`},
+		{"missing scope on wait", "/v1/wait", `{"runId":"x"}`, "", 400, ops.CodeMissingField, `"scope"`},
+		{"missing scope on surface", "/v1/surface", `{}`, "", 400, ops.CodeMissingField, `"scope"`},
+		{"missing tool id", "/v1/tools/call", `{"input":{},` + scope + `}`, "", 400, ops.CodeMissingField, `"id"`},
+		{"deep input", "/v1/tools/call", `{"id":"x","input":` + strings.Repeat("[", 200) + strings.Repeat("]", 200) + `,` + scope + `}`, "", 400, ops.CodeTooDeep, "deeper"},
+		{"invalid UTF-8", "/v1/exec", "{\"code\":\"\xff\"," + scope + "}", "", 400, ops.CodeInvalidJSON, "UTF-8"},
 		{"wrong content type", "/v1/exec", `{"code":"1",` + scope + `}`, "text/plain", 415, edge.CodeUnsupportedMediaType, "application/json"},
 		{"form content type", "/v1/wait", `runId=x`, "application/x-www-form-urlencoded", 415, edge.CodeUnsupportedMediaType, "application/json"},
 		{"wrong charset", "/v1/exec", `{}`, "application/json; charset=latin1", 415, edge.CodeUnsupportedMediaType, "UTF-8"},
@@ -197,7 +198,7 @@ func TestWrongMethodAndUnknownRoute(t *testing.T) {
 	}
 	for _, path := range []string{"/v1/nope", "/", "/index.html", "/v1/exec/x"} {
 		a := do(t, "GET", srv.URL+path, "", "")
-		if a.status != 404 || a.errorCode(t) != edge.CodeNotFound || a.header.Get("Content-Type") != "application/json" {
+		if a.status != 404 || a.errorCode(t) != ops.CodeNotFound || a.header.Get("Content-Type") != "application/json" {
 			t.Errorf("GET %s: %d %s", path, a.status, a.body)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/edge"
+	"github.com/codemode-go/codemode/internal/ops"
 	"github.com/codemode-go/codemode/internal/surface"
 )
 
@@ -71,7 +72,7 @@ func TestAtCapacityIs429WithRetryAfter(t *testing.T) {
 			body = `{"runId":"cm_x","scope":{"agentId":"a"}}`
 		}
 		a := do(t, "POST", srv.URL+path, "", body)
-		if a.status != 429 || a.errorCode(t) != edge.CodeAtCapacity || a.header.Get("Retry-After") != "2" {
+		if a.status != 429 || a.errorCode(t) != ops.CodeAtCapacity || a.header.Get("Retry-After") != "2" {
 			t.Errorf("%s: %d Retry-After %q %s", path, a.status, a.header.Get("Retry-After"), a.body)
 		}
 	}

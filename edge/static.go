@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"github.com/codemode-go/codemode/internal/ops"
 	"io"
 	"mime"
 	"net/http"
@@ -107,7 +108,7 @@ func (s *staticFiles) serve(w http.ResponseWriter, r *http.Request) {
 	if !s.serveFile(w, r, name, "") {
 		h.Del("Content-Type")
 		h.Del("Vary")
-		writeError(w, refuse(http.StatusNotFound, CodeNotFound, "no file "+quoteField(r.URL.Path)))
+		writeError(w, refuse(http.StatusNotFound, ops.CodeNotFound, "no file "+quoteField(r.URL.Path)))
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/edge"
+	"github.com/codemode-go/codemode/internal/ops"
 )
 
 func TestStaticFilesWithMIMETypesAndPrecompressedVariants(t *testing.T) {
@@ -45,7 +46,7 @@ func TestStaticFilesWithMIMETypesAndPrecompressedVariants(t *testing.T) {
 	}
 	for _, path := range []string{"/missing.js", "/../outside.txt", "/%2e%2e/outside.txt", "/v1/unknown"} {
 		a := do(t, "GET", srv.URL+path, "", "")
-		if a.status != 404 || a.errorCode(t) != edge.CodeNotFound {
+		if a.status != 404 || a.errorCode(t) != ops.CodeNotFound {
 			t.Errorf("GET %s: %d %s", path, a.status, a.body)
 		}
 	}

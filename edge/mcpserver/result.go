@@ -6,9 +6,9 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/codemode-go/codemode/core"
-	"github.com/codemode-go/codemode/edge"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/jsonin"
+	"github.com/codemode-go/codemode/internal/ops"
 	"github.com/codemode-go/codemode/internal/surface"
 	json "github.com/goccy/go-json"
 )
@@ -17,7 +17,7 @@ import (
 type execIn struct{ core.ExecInput }
 
 // decodeArgs decodes the arguments of exec or wait with the HTTP API's strict
-// decoder into the HTTP API's argument types (edge.ExecArgs, edge.WaitArgs),
+// decoder into the HTTP API's argument types (ops.ExecArgs, ops.WaitArgs),
 // so both fronts accept and refuse the same input in the same words. Absent
 // arguments are an empty object; the core judges the values (an empty code
 // or runId is its invalid_input). It answers execIn or core.WaitInput, or
@@ -29,12 +29,12 @@ func decodeArgs(tool string, args []byte) (any, string) {
 	var err error
 	var in any
 	if tool == surface.ExecToolName {
-		var a edge.ExecArgs
+		var a ops.ExecArgs
 		if err = jsonin.Decode(args, &a, "the exec arguments"); err == nil {
 			in = execIn{a.Input()}
 		}
 	} else {
-		var a edge.WaitArgs
+		var a ops.WaitArgs
 		if err = jsonin.Decode(args, &a, "the wait arguments"); err == nil {
 			in = a.Input()
 		}

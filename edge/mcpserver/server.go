@@ -3,7 +3,7 @@
 // tools, over stdio (codemode mcp) or Streamable HTTP (/mcp of codemode
 // serve), built on the official Go SDK. It is a thin host over the same
 // operations as the HTTP API (edge): exec and wait decode their arguments
-// into edge.ExecArgs and edge.WaitArgs with the same strict decoder, run
+// into ops.ExecArgs and ops.WaitArgs with the same strict decoder, run
 // core.Runtime.Exec and Wait, and answer the CodeModeResult as core.Result
 // renders it; direct-only tools run through core.Runtime.CallDirect, the
 // path of the HTTP API's tools/call.
