@@ -27,7 +27,7 @@ func ConnectHTTP(ctx context.Context, name, endpoint string, client *http.Client
 	}
 	u, err := url.Parse(endpoint)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("mcp/httpmcp: server %q: endpoint %q is not an http(s) URL", name, endpoint)
+		return nil, fmt.Errorf("MCP server %q: endpoint %q is not an http(s) URL", name, endpoint)
 	}
 	if client == nil {
 		client = http.DefaultClient

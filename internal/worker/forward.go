@@ -60,7 +60,7 @@ type message struct {
 // over the Worker's Go tools.
 type Forwarder struct {
 	// Relay answers Catalog, CallTool and Config; build it with
-	// core.Options.RelayOnly, so no request pays for loading QuickJS.
+	// hostopts.Options.RelayOnly, so no request pays for loading QuickJS.
 	Relay *core.Runtime
 	// RelayMCP, when the Worker has remote MCP servers, builds the relay core
 	// of one request with them connected; release closes them (see NewFront

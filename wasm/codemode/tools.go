@@ -87,7 +87,7 @@ func awaitCtx(ctx context.Context, p js.Value, cancel func()) (js.Value, error) 
 	}
 }
 
-// transformTS is core.Options.TransformTS over the shim's transformTS hook,
+// transformTS is hostopts.Options.TransformTS over the shim's transformTS hook,
 // which loads tsx.wasm on first use and answers internal/typescript.Transform's
 // text.
 func (h *host) transformTS(ctx context.Context, src string) ([]byte, error) {
