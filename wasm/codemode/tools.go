@@ -13,6 +13,7 @@ import (
 
 	"github.com/codemode-go/codemode/core/catalog"
 	"github.com/codemode-go/codemode/core/remote"
+	"github.com/codemode-go/codemode/internal/jspromise"
 )
 
 // clientSpec is a client tool's metadata as the page registered it. It is
@@ -69,22 +70,7 @@ func (t *clientTool) Execute(ctx context.Context, call catalog.Call) (catalog.Re
 
 // awaitCtx is await that gives up when ctx is done, after calling cancel.
 func awaitCtx(ctx context.Context, p js.Value, cancel func()) (js.Value, error) {
-	type outcome struct {
-		v   js.Value
-		err error
-	}
-	ch := make(chan outcome, 1)
-	go func() {
-		v, err := await(p)
-		ch <- outcome{v, err}
-	}()
-	select {
-	case o := <-ch:
-		return o.v, o.err
-	case <-ctx.Done():
-		cancel()
-		return js.Undefined(), ctx.Err()
-	}
+	return jspromise.AwaitContext(ctx, p, cancel)
 }
 
 // transformTS is core.Options.TransformTS over the shim's transformTS hook,
