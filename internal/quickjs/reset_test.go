@@ -57,7 +57,7 @@ func TestResetInstanceIsTheTemplateByteForByte(t *testing.T) {
 		}
 		engines = append(engines, eng)
 	}
-	if h := resetHostEngine(); h != nil {
+	if h := HostEngineForTests(); h != nil {
 		engines = append(engines, h)
 	}
 	for _, eng := range engines {
