@@ -146,6 +146,12 @@ export function installHostEngine(go, opts = {}) {
       else dst.set(go8.subarray(srcPtr, srcPtr + n), off);
       return 1;
     },
+    mem_zero(id, off, n) {
+      const dst = guestBytes(insts[id]);
+      if (off < 0 || n < 0 || off + n > dst.length) return 0;
+      dst.fill(0, off, off + n);
+      return 1;
+    },
     sp_get(id) { return insts[id].sp.value; },
     sp_set(id, v) { insts[id].sp.value = v; },
   };

@@ -21,6 +21,7 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	json "github.com/codemode-go/codemode/internal/jsonx"
@@ -309,12 +310,38 @@ func fitsInteger(t reflect.Type, n string) bool {
 }
 
 func fieldByTag(t reflect.Type, key string) (reflect.StructField, bool) {
-	for _, f := range members(t) {
-		if tagName(f) == key {
-			return f, true
+	for _, f := range namedMembers(t) {
+		if f.name == key {
+			return f.StructField, true
 		}
 	}
 	return reflect.StructField{}, false
+}
+
+// namedMember is one of members(t) with its tagName.
+type namedMember struct {
+	reflect.StructField
+	name string
+}
+
+// memberCache holds namedMembers by struct type: a request type's fields and
+// tags are parsed once per process, not for every key of every message (tag
+// lookups unquote the whole tag, a measurable part of a small exec's
+// decoding under GOOS=js).
+var memberCache sync.Map // reflect.Type -> []namedMember
+
+// namedMembers is members(t) with their names, computed once per type.
+func namedMembers(t reflect.Type) []namedMember {
+	if v, ok := memberCache.Load(t); ok {
+		return v.([]namedMember)
+	}
+	fs := members(t)
+	out := make([]namedMember, len(fs))
+	for i, f := range fs {
+		out[i] = namedMember{f, tagName(f)}
+	}
+	memberCache.Store(t, out)
+	return out
 }
 
 // members are the fields a struct's JSON object may hold, in order: its own
@@ -347,8 +374,8 @@ func tagName(f reflect.StructField) string {
 
 func knownFields(t reflect.Type, path string) string {
 	var names []string
-	for _, f := range members(t) {
-		names = append(names, joinPath(path, tagName(f)))
+	for _, f := range namedMembers(t) {
+		names = append(names, joinPath(path, f.name))
 	}
 	return strings.Join(names, ", ")
 }

@@ -9,6 +9,7 @@
 package jspromise
 
 import (
+	"context"
 	"errors"
 	"syscall/js"
 )
@@ -37,6 +38,15 @@ func Async(work func() (any, error)) js.Value {
 // Await waits for p (a Promise or any value) on the calling goroutine and
 // returns its value, or its rejection as an error (see Message).
 func Await(p js.Value) (js.Value, error) {
+	return AwaitContext(context.Background(), p, nil)
+}
+
+// AwaitContext is Await that gives up when ctx is done, after calling cancel
+// (when not nil): the caller's goroutine waits on the Promise's settlement
+// and ctx at once, so a client-tool call or a fetch costs no goroutine of its
+// own. A Promise that settles after ctx ended is still consumed, so its
+// callbacks are released.
+func AwaitContext(ctx context.Context, p js.Value, cancel func()) (js.Value, error) {
 	type outcome struct {
 		v   js.Value
 		err error
@@ -51,11 +61,25 @@ func Await(p js.Value) (js.Value, error) {
 		ch <- outcome{err: errors.New(Message(Arg0(args)))}
 		return nil
 	})
+	release := func() {
+		ok.Release()
+		fail.Release()
+	}
 	js.Global().Get("Promise").Call("resolve", p).Call("then", ok, fail)
-	o := <-ch
-	ok.Release()
-	fail.Release()
-	return o.v, o.err
+	select {
+	case o := <-ch:
+		release()
+		return o.v, o.err
+	case <-ctx.Done():
+		if cancel != nil {
+			cancel()
+		}
+		go func() {
+			<-ch
+			release()
+		}()
+		return js.Undefined(), ctx.Err()
+	}
 }
 
 // Arg0 is a callback's first argument, undefined when there is none.

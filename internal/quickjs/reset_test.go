@@ -45,15 +45,23 @@ func TestPlanResetCoversTheTemplate(t *testing.T) {
 // C stack (deep recursion) and over its heap, then closed, leaves a pooled
 // instance whose memory is the template byte for byte, dead stack frames
 // included; the next VM from it behaves as a fresh one and takes a snapshot
-// identical to one of a VM on a new instance. On both wazero engines, and a
-// memory without engine.Zeroer (the host engine's) takes the full write.
+// identical to one of a VM on a new instance. On both wazero engines and,
+// under GOOS=js, the host engine (each clears with engine.Zeroer), and a
+// memory without engine.Zeroer takes the full write.
 func TestResetInstanceIsTheTemplateByteForByte(t *testing.T) {
 	ctx := context.Background()
+	var engines []engine.Engine
 	for _, interp := range []bool{false, true} {
 		eng, err := wazeroengine.New(ctx, wazeroengine.Options{Interpreter: interp})
 		if err != nil {
 			t.Fatal(err)
 		}
+		engines = append(engines, eng)
+	}
+	if h := HostEngineForTests(); h != nil {
+		engines = append(engines, h)
+	}
+	for _, eng := range engines {
 		rt, err := New(ctx, Config{Engine: eng, PoolSize: 1, Deterministic: true})
 		if err != nil {
 			t.Fatal(err)

@@ -36,7 +36,7 @@ func newRuntime(t testing.TB, interpreter bool) *quickjs.Runtime {
 // non-interpreter runtime under GOOS=js, the host's own engine.
 func pickEngine(t testing.TB, interpreter bool) engine.Engine {
 	t.Helper()
-	if h := hostEngine(); h != nil && !interpreter {
+	if h := quickjs.HostEngineForTests(); h != nil && !interpreter {
 		return h
 	}
 	eng, err := wazeroengine.New(context.Background(), wazeroengine.Options{Interpreter: interpreter, MaxMemoryPages: 4096})

@@ -12,6 +12,7 @@ import (
 	"syscall/js"
 
 	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/jspromise"
 	"github.com/codemode-go/codemode/internal/remote"
 )
 
@@ -69,22 +70,7 @@ func (t *clientTool) Execute(ctx context.Context, call catalog.Call) (catalog.Re
 
 // awaitCtx is await that gives up when ctx is done, after calling cancel.
 func awaitCtx(ctx context.Context, p js.Value, cancel func()) (js.Value, error) {
-	type outcome struct {
-		v   js.Value
-		err error
-	}
-	ch := make(chan outcome, 1)
-	go func() {
-		v, err := await(p)
-		ch <- outcome{v, err}
-	}()
-	select {
-	case o := <-ch:
-		return o.v, o.err
-	case <-ctx.Done():
-		cancel()
-		return js.Undefined(), ctx.Err()
-	}
+	return jspromise.AwaitContext(ctx, p, cancel)
 }
 
 // transformTS is hostopts.Options.TransformTS over the shim's transformTS hook,

@@ -44,6 +44,12 @@ func hostMemRead(inst int32, dst unsafe.Pointer, off, n int32) int32
 //go:wasmimport codemode_host mem_write
 func hostMemWrite(inst int32, src unsafe.Pointer, off, n int32) int32
 
+// hostMemZero clears [off, off+n) of the instance's memory in place (a
+// template reset clears the C stack's 1 MiB instead of copying zeros there).
+//
+//go:wasmimport codemode_host mem_zero
+func hostMemZero(inst, off, n int32) int32
+
 //go:wasmimport codemode_host sp_get
 func hostSPGet(inst int32) int32
 
