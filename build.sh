@@ -152,7 +152,7 @@ build_web() {
   # serve answers as immutable (the browser keeps the compiled wasm). Written
   # only when it changes, so an unchanged build compresses nothing again.
   local f names=""
-  for f in codemode.wasm codemode.wazero.wasm tsx.wasm quickjs.wasm wasm_exec.js; do
+  for f in codemode.wasm codemode.wazero.wasm tsx.wasm quickjs.wasm wasm_exec.js codemode.worker.js; do
     names="$names${names:+, }\"$f\": \"$f?v=$(sha256 "$out/$f" | cut -c1-16)\""
   done
   local assets; assets=$(printf '// Written by ./build.sh build (hostjs/assets.js says why).\nexport const assetNames = { %s };' "$names")

@@ -2,6 +2,9 @@
 // it). A busy cell blocks only this thread; the page stops it by terminating the
 // worker. Client tools run in the page; server tools are fetched from here.
 import { startCore, fetchHooks, tsxLoader, preloadWasmExec } from "./core.js";
+// core.js's imports, requested together with it (see codemode.js).
+import "./assets.js";
+import "./hostengine.js";
 
 let api = null;
 let tsx = null; // the TypeScript transform (tsx.wasm), loaded on first use

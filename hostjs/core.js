@@ -5,7 +5,7 @@ import { installHostEngine } from "./hostengine.js";
 import { assetNames } from "./assets.js";
 
 /** URL of one of hostjs's assets in base: its versioned name when the build wrote one. */
-const asset = (name, base) => new URL(assetNames[name] ?? name, base);
+export const asset = (name, base) => new URL(assetNames[name] ?? name, base);
 
 const compiled = new Map();
 
