@@ -26,8 +26,10 @@ import (
 // query is ?v=HASH, HASH being the first 16 hex digits of the file's sha256
 // (what ./build.sh build writes into build/web/assets.js for hostjs), is
 // immutable: Cache-Control says so for a year, so a browser loads
-// codemode.wasm from its cache, with the code V8 compiled for it, without
-// asking. Every other answer is no-cache: revalidated, a 304 when unchanged.
+// codemode.wasm (and hostjs's worker script) from its cache without asking.
+// Every other answer is no-cache: revalidated, a 304 when unchanged. (V8's
+// wasm code cache, keyed by the same URL, was not read back in the measured
+// Chromium: tests/bench/RESULTS.md, warm-start.)
 type staticFiles struct {
 	root *os.Root
 

@@ -5,8 +5,9 @@
 //   createCodeMode({}) + exec `return 6 * 7` (ours, the core in its worker)
 //   or quickjs-wasi's own host loading quickjs.wasm and evaluating `6 * 7`
 //   (the reference, node_modules/quickjs-wasi), navigation start to the value;
-//   cold (new context, empty HTTP cache) and warm (the same context reloaded:
-//   HTTP cache and V8's code cache for the wasm). Ratio ours/reference.
+//   cold (new context, empty HTTP cache) and warm (a new page in the same
+//   context: the HTTP cache; V8's wasm code cache plays no part, as
+//   warmtrace.mjs shows: RESULTS.md, warm-start). Ratio ours/reference.
 // - web IDE: bytes transferred from / until its first cell's result is shown
 //   (every response of the page and its worker that finished by then, headers
 //   and encoded body), cold; and the time to "core ready" and first result.
