@@ -1,7 +1,7 @@
 // Diagnosis of a warm page load (issue 23): where a load of bench/first.html
 // spends its time, and whether Chromium's wasm code cache is written and read.
 //
-//   node tests/bench/web/warmtrace.mjs [DIR] [--linger MS] [--persistent] [--side ours|ref] [--check] [--timeline]
+//   node tests/bench/web/warmtrace.mjs [DIR] [--linger MS] [--persistent] [--side ours|ref] [--check] [--timeline] [--profile]
 //
 // DIR is a staged build/bench-web (./build.sh bench-web makes it). Loads
 // first.html?side=... in a fresh context (cold), keeps that page open --linger
@@ -15,7 +15,9 @@
 // (prints the size of its Code Cache/wasm). --check: before the warm loads, a
 // page that only compiles codemode.wasm (page/compileonly.html). --timeline:
 // the load's requests, compiles, instantiations and long calls, ms from
-// navigation start, by thread. A diagnosis tool: the trace slows what it
+// navigation start, by thread. --profile: V8's CPU profile of the page's worker
+// (the Go core), inclusive and self time of the heaviest functions (function
+// names need a codemode.wasm built without -s -w). A diagnosis tool: the trace slows what it
 // watches, so its times are not the bench's.
 import { chromium } from "@playwright/test";
 import { spawn, execFileSync } from "node:child_process";
@@ -32,6 +34,7 @@ const side = opt("--side", "ours");
 const persistent = flag("--persistent");
 const check = flag("--check");
 const showTimeline = flag("--timeline");
+const showProfile = flag("--profile");
 const dir = argv[0] ?? "build/bench-web";
 
 const port = 20000 + Math.floor(Math.random() * 30000);
@@ -50,7 +53,8 @@ if (persistent) {
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: chromiumArgs });
   ctx = await browser.newContext();
 }
-const categories = ["disabled-by-default-devtools.timeline", "devtools.timeline", "v8.wasm", "blink.user_timing", "v8"];
+const categories = ["disabled-by-default-devtools.timeline", "devtools.timeline", "v8.wasm", "blink.user_timing", "v8",
+  ...(showProfile ? ["disabled-by-default-v8.cpu_profiler"] : [])];
 const cacheSize = () => {
   if (!profile) return "(incognito-like context: nothing on disk)";
   try { return execFileSync("du", ["-sb", join(profile, "Default", "Code Cache", "wasm")], { encoding: "utf8" }).split("\t")[0] + " bytes"; } catch { return "none"; }
@@ -82,6 +86,7 @@ async function load(label, page_, keep) {
   }
   console.log(`${label} (${page_}): value at ${r.ms.toFixed(0)} ms`);
   if (showTimeline) timeline(events);
+  if (showProfile) cpuProfile(events);
   for (const [k, v] of [...names].sort((a, b) => b[1].dur - a[1].dur)) {
     if (v.dur < 1 && !v.args.length) continue;
     console.log(`  ${k}: ${v.n}x ${v.dur.toFixed(1)} ms ${v.args.slice(0, 3).join(" ")}`);
@@ -122,4 +127,40 @@ function timeline(events) {
   rows.sort((a, b) => a[0] - b[0]);
   for (const [t, d, th, n, u] of rows) console.log(`    ${t.toFixed(1).padStart(7)} +${d.toFixed(1).padStart(6)}  ${th.padEnd(24)} ${n} ${u}`);
   for (const [th, ms] of busy) if (ms > 5) console.log(`    busy ${th}: ${ms.toFixed(0)} ms of tasks`);
+}
+
+// cpuProfile prints the dedicated worker's CPU profile (from the trace's
+// ProfileChunk events): the heaviest functions by inclusive and by self time.
+function cpuProfile(events) {
+  const threads = new Map();
+  for (const e of events) if (e.ph === "M" && e.name === "thread_name") threads.set(`${e.pid}:${e.tid}`, e.args.name);
+  // ProfileChunk events carry the profile's id; the Profile event that starts
+  // it sits on the profiled thread.
+  const ids = new Set(events.filter((e) => e.name === "Profile" && threads.get(`${e.pid}:${e.tid}`) === "DedicatedWorker thread").map((e) => `${e.pid}:${e.id}`));
+  if (process.env.WARMTRACE_DEBUG) console.log([...new Set(events.filter((e) => /^Profile/.test(e.name)).map((e) => `${e.name} ${threads.get(`${e.pid}:${e.tid}`)} ${e.id}`))]);
+  const chunks = events.filter((e) => e.name === "ProfileChunk" && ids.has(`${e.pid}:${e.id}`));
+  const nodes = new Map();
+  const samples = [];
+  for (const c of chunks) {
+    const p = c.args?.data?.cpuProfile ?? {};
+    for (const n of p.nodes ?? []) nodes.set(n.id, { name: n.callFrame.functionName || n.callFrame.url || "(anonymous)", parent: n.parent });
+    const deltas = c.args.data.timeDeltas ?? [];
+    (p.samples ?? []).forEach((id, i) => samples.push([id, (deltas[i + 1] ?? deltas[i] ?? 0) / 1000]));
+  }
+  const incl = new Map(), self = new Map();
+  let total = 0;
+  for (const [id, ms] of samples) {
+    const n = nodes.get(id);
+    if (!n || n.name === "(idle)") continue;
+    total += ms;
+    self.set(n.name, (self.get(n.name) ?? 0) + ms);
+    const seen = new Set();
+    for (let x = n; x; x = nodes.get(x.parent)) {
+      if (seen.has(x.name)) continue;
+      seen.add(x.name);
+      incl.set(x.name, (incl.get(x.name) ?? 0) + ms);
+    }
+  }
+  const top = (m, k) => [...m].sort((a, b) => b[1] - a[1]).slice(0, k).map(([n, ms]) => `${ms.toFixed(0)} ${n}`).join("\n      ");
+  console.log(`  worker CPU profile: ${total.toFixed(0)} ms sampled (not idle)\n    inclusive:\n      ${top(incl, 45)}\n    self:\n      ${top(self, 25)}`);
 }
