@@ -169,9 +169,9 @@ var exhaustion = []Case{
 		Code: `function f(n) { return f(n + 1) + 1 } try { f(0) } catch (e) { return e.name }`, Status: "completed", Want: `"RangeError"`},
 	{Name: "exhaustion/deep toString chain",
 		Code:   `let o = {}; for (let i = 0; i < 1e5; i++) o = { toString: ((p) => () => String(p))(o) }; try { String(o); return "done" } catch (e) { return e.name }`,
-		Status: "completed", Want: `"RangeError"`, Heavy: true},
+		Status: "completed", Want: `"RangeError"`, Heavy: true, TimeoutMs: 10000}, // ~1.9 s under -race alone
 	{Name: "exhaustion/deeply nested value returned",
-		Code: `let v = 1; for (let i = 0; i < 1e5; i++) v = [v]; return v`, Status: "completed", Heavy: true},
+		Code: `let v = 1; for (let i = 0; i < 1e5; i++) v = [v]; return v`, Status: "completed", Heavy: true, TimeoutMs: 10000},
 	{Name: "exhaustion/output flood through text",
 		Code: `for (let i = 0; ; i++) text("line " + i)`, Status: "failed", ErrorCode: "output_limit_exceeded", Want: "maxOutputBytes", Heavy: true},
 	{Name: "exhaustion/output flood through json",
