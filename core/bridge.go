@@ -128,6 +128,8 @@ func (r *run) hostSync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (q
 			tool = *req.Tool
 		}
 		out, err = r.files.APIHeader(req.Server, tool, req.Schema)
+	case "api.files":
+		out = r.apiFiles()
 	default:
 		err = errInternalCall
 	}

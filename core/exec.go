@@ -86,8 +86,12 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 		return failed(CodeRuntimeUnavailable, msgClosed, catalog.Telemetry{})
 	}
 	defer rt.leave()
-	raw, _ := json.Marshal(in)
-	res, r, lang := rt.exec(ctx, call, in, raw)
+	// The hook events carry the input as JSON; without hooks nobody reads it.
+	var raw []byte
+	if len(rt.opts.Hooks.Before)+len(rt.opts.Hooks.After) > 0 {
+		raw, _ = json.Marshal(in)
+	}
+	res, r, lang := rt.exec(ctx, call, in, raw, len(rt.opts.Hooks.Before) > 0)
 	if r != nil {
 		r.record("exec", lang, len(in.Code)+len(in.Command), res)
 	} else {
@@ -98,7 +102,9 @@ func (rt *Runtime) Exec(ctx context.Context, call CallInfo, in ExecInput) Result
 }
 
 // exec is Exec's work; r is nil when the cell was refused before a run began.
-func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []byte) (Result, *run, string) {
+// hooks false skips the before-hooks (there are none, or warmUp's cell, which
+// no hook may see).
+func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []byte, hooks bool) (Result, *run, string) {
 	src, lang, msg := rt.checkInput(in)
 	if ctx.Err() != nil {
 		return failed("", msgAborted, catalog.Telemetry{}), nil, lang
@@ -115,7 +121,10 @@ func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []
 	if msg != "" {
 		return failed(CodeInvalidInput, msg, tel), nil, lang
 	}
-	rewritten, err := rt.opts.Hooks.RunBefore(ctx, catalog.ExecHookEvent(call.CallID, lang, raw, call.Scope))
+	rewritten := raw
+	if hooks {
+		rewritten, err = rt.opts.Hooks.RunBefore(ctx, catalog.ExecHookEvent(call.CallID, lang, raw, call.Scope))
+	}
 	if err != nil {
 		return failed(CodeInvalidInput, err.Error(), tel), nil, lang
 	}

@@ -48,8 +48,7 @@ func TestJSONLibraries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	setup := runData{AllTools: cat.Entries(), SafeNames: cat.SafeNames(), Namespaces: []byte("[]"),
-		Files: []apiFile{{Path: "tools/index.d.ts", Size: 4000, Description: "TypeScript declarations of this run's tools", End: 4000}}}
+	setup := runData{AllTools: cat.Entries(), SafeNames: cat.SafeNames(), Namespaces: []byte("[]")}
 	small := []byte(`{"op":"call","id":"openclaw:core:echo","input":{"message":"hello from the guest"},"mode":"value"}`)
 	rows := make([]string, 2000)
 	for i := range rows {

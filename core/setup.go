@@ -8,15 +8,22 @@ import (
 	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
-// runData is what setup injects into the guest for one run. File contents do
-// not travel in it: QuickJS parses JSON at about 60 MB/s, so the contents go
-// as one string (blob) that the guest slices when a file is read.
+// runData is what setup injects into the guest for one run. The API files
+// do not travel in it: the guest asks for them (apiTable) on its first
+// API.list or API.read, since rendering tools/index.d.ts was a fifth of a
+// trivial exec that never reads it.
 type runData struct {
 	AllTools   []catalog.Entry          `json:"allTools"`
 	SafeNames  map[string]string        `json:"safeNames"`
 	MCP        map[string]mcpServerData `json:"mcp"`
-	Files      []apiFile                `json:"files"`
 	Namespaces json.RawMessage          `json:"namespaces"`
+}
+
+// apiTable is the guest's "api.files" answer: the file table and the contents
+// as one string (blob) that the guest slices when a file is read.
+type apiTable struct {
+	Files []apiFile `json:"files"`
+	Blob  string    `json:"blob"`
 }
 
 type mcpServerData struct {
@@ -36,12 +43,10 @@ type apiFile struct {
 
 // setup injects the run's catalog views into the fresh VM's globals.
 func (r *run) setup() error {
-	files, blob := r.apiFiles()
 	d := runData{
 		AllTools:   r.cat.Entries(),
 		SafeNames:  r.cat.SafeNames(),
 		MCP:        map[string]mcpServerData{},
-		Files:      files,
 		Namespaces: r.ns.Descriptors(),
 	}
 	for safe, names := range r.mcpSafe {
@@ -68,19 +73,15 @@ func (r *run) setup() error {
 		return err
 	}
 	defer vm.Free(s)
-	c, err := vm.NewString(blob)
-	if err != nil {
-		return err
-	}
-	defer vm.Free(c)
-	v, err := vm.Call(fn, vm.Undefined(), s, c)
+	v, err := vm.Call(fn, vm.Undefined(), s)
 	vm.Free(v)
 	return err
 }
 
 // apiFiles is the run's read-only API file table: the MCP declarations and the
-// TypeScript declarations of the trusted catalog, rendered per run, never stored.
-func (r *run) apiFiles() ([]apiFile, string) {
+// TypeScript declarations of the trusted catalog, rendered when the guest first
+// lists or reads them, never stored.
+func (r *run) apiFiles() apiTable {
 	var blob strings.Builder
 	var files []apiFile
 	at := 0
@@ -103,7 +104,7 @@ func (r *run) apiFiles() ([]apiFile, string) {
 		}
 		add(fi.Path, desc, content)
 	}
-	return files, blob.String()
+	return apiTable{Files: files, Blob: blob.String()}
 }
 
 // utf16Len is the length of s in UTF-16 code units (JavaScript string length).

@@ -10,6 +10,7 @@ let api = null;
 let tsx = null; // the TypeScript transform (tsx.wasm), loaded on first use
 let inflight = 0; // calls of the page this worker is running
 let preload = false; // load tsx.wasm once the core is idle (TypeScript enabled)
+let warm = false; // run the core's warm-up cell once idle: no exec or wait came yet
 const tools = new Map(); // callId -> {resolve, reject}
 const post = (m) => self.postMessage(m);
 // wasm_exec.js sits beside this script: it loads while the page compiles the
@@ -48,13 +49,22 @@ const hooks = {
   },
 };
 
-// idle schedules the background load of tsx.wasm (a low-priority download)
-// for when no call of the page has run for PRELOAD_IDLE_MS, so it never
-// competes with the first cells of a page that just started.
+// idle schedules, for when no call of the page has run for PRELOAD_IDLE_MS,
+// the core's warm-up cell (api.warmUp: unseen by transcript, hooks and runs;
+// V8 compiles the exec path's Go code on its first call, which the page's
+// first cell then finds done) unless a cell came first, then the background
+// load of tsx.wasm (a low-priority download). Neither competes with the first
+// cells of a page that just started.
 function idle() {
-  if (!preload || inflight > 0) return;
-  setTimeout(() => {
-    if (!preload || inflight > 0) return;
+  if ((!preload && !warm) || inflight > 0) return;
+  setTimeout(async () => {
+    if (inflight > 0) return;
+    if (warm) {
+      warm = false;
+      await api.warmUp().catch(() => {}); // a closed core refuses; its next call says why
+      if (inflight > 0) return; // a call came meanwhile: idle runs again after it
+    }
+    if (!preload) return;
     preload = false;
     tsx.load().then(() => post({ type: "tsxready" }), () => {}); // a failure is reported by the first TypeScript cell
   }, PRELOAD_IDLE_MS);
@@ -83,10 +93,14 @@ self.onmessage = async (ev) => {
       api = started.api;
       value = started.info;
       preload = (value.languages ?? []).includes("typescript");
+      warm = true;
     } else {
       // The page's watchdog counts from here: a fresh worker's start-up and a
       // queue of earlier messages never eat into the cell's timeoutMs.
-      if (m.method === "exec" || m.method === "wait") post({ type: "started", id: m.id });
+      if (m.method === "exec" || m.method === "wait") {
+        warm = false; // the page's first cell warms the core itself
+        post({ type: "started", id: m.id });
+      }
       value = await api[m.method](...m.args);
     }
     post({ type: "reply", id: m.id, ok: true, value });

@@ -263,7 +263,13 @@
     return guard(freeze(mcp), "mcp", "MCP");
   }
 
-  function makeAPI(files, blob) {
+  function makeAPI() {
+    // The file table and its contents are rendered by the host on the first
+    // API.list or API.read of a run (most cells never read them): {files:
+    // [{path, size, description, start, end}], blob}, start and end indexing
+    // the one blob string.
+    let table = null;
+    const files = () => (table !== null ? table : (table = sync("api.files", {}))).files;
     // The same path rules as the host's API file table (apifiles.checkPath):
     // relative, no backslashes, no empty, "." or ".." segments.
     const validPath = (p) => p !== "" && p[0] !== "/" && !p.includes("\\") &&
@@ -273,16 +279,16 @@
       if (p.length > 1 && p[p.length - 1] === "/") p = p.slice(0, -1);
       if (p !== "" && !validPath(p))
         throw new TypeError("API.list: invalid path prefix " + stringify(S(prefix)) + " (use \"\", \"mcp\" or \"tools\")");
-      return files.filter((f) => p === "" || f.path === p || f.path.startsWith(p + "/"))
+      return files().filter((f) => p === "" || f.path === p || f.path.startsWith(p + "/"))
         .map((f) => freeze({ path: f.path, size: f.size, description: f.description }));
     };
     const read = (path) => {
       const p = S(path);
       if (!validPath(p))
         throw new TypeError("API.read: invalid path " + stringify(p) + " (use a path from API.list())");
-      const f = files.find((x) => x.path === p);
+      const f = files().find((x) => x.path === p);
       if (!f) throw new ErrorCtor("API.read: no such file " + stringify(p) + "; API.list() shows the files");
-      return blob.slice(f.start, f.end);
+      return table.blob.slice(f.start, f.end);
     };
     return guard(freeze({
       list: (prefix) => PromiseCtor.resolve().then(() => list(prefix)),
@@ -311,14 +317,14 @@
     return deepFreeze(root.v);
   }
 
-  function setup(runText, blob) {
+  function setup(runText) {
     const run = parse(runText);
     const g = globalThis;
     const constant = (name, value) => define(g, name, { value: value, writable: false, enumerable: false, configurable: false });
     constant("ALL_TOOLS", freeze(run.allTools.map((e) => freeze(e))));
     constant("tools", makeTools(run.safeNames));
     constant("MCP", makeMCP(run.mcp));
-    constant("API", makeAPI(run.files, blob));
+    constant("API", makeAPI());
     const nss = {};
     for (const d of run.namespaces) {
       let v = makeNamespace(d);

@@ -55,3 +55,11 @@ var Of func(opts any) *Options
 // A WebAssembly host whose tools answer through an export (the wasip1
 // reactor) needs it; core assigns it at init.
 var WaitOutside func(ctx context.Context) (release func())
+
+// WarmUp runs one trivial cell in rt (a *core.Runtime) with the catalog of
+// scope (a core.Scope) through the exec path, unseen by the transcript, the
+// hooks and the run store, and answers its core.Result. A host whose engine
+// compiles code on first call (V8's lazy WebAssembly compilation) runs it
+// while idle so that the first real cell does not pay for that compilation;
+// core assigns it at init.
+var WarmUp func(ctx context.Context, rt any, scope any) (result any, err error)

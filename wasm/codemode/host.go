@@ -76,6 +76,8 @@ func (h *host) api() js.Value {
 		// stats: this Go program's goroutines and heap, for leak checks
 		// on hosts that show no process (a Worker's Durable Object).
 		"stats": h.stats,
+		// warmUp: one quiet trivial cell while the worker is idle (warmUp below).
+		"warmUp": h.warmUp,
 	}
 	obj := js.Global().Get("Object").New()
 	for name, fn := range fns {
@@ -279,6 +281,33 @@ func (h *host) stats(args []js.Value) (string, error) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return marshal(map[string]uint64{"goroutines": uint64(runtime.NumGoroutine()), "heapBytes": ms.HeapAlloc})
+}
+
+// warmUpMessage is an exec message as the shim sends one for a page's default scope.
+const warmUpMessage = `{"code":"return 1","scope":{}}`
+
+// warmUp runs one trivial cell the way exec does (the message decoded by the
+// operations table's decoder, the core's exec path, the result encoded) but
+// unseen by the transcript, the hooks and the run store (hostopts.WarmUp). The
+// worker calls it once, idle, before the page's first cell: V8 compiles a Go
+// function on its first call, and a first exec touches hundreds of them.
+func (h *host) warmUp(args []js.Value) (string, error) {
+	rt, err := h.runtime()
+	if err != nil {
+		return "", err
+	}
+	var req ops.ExecRequest
+	if r := ops.Decode([]byte(warmUpMessage), &req, "request body"); r != nil {
+		return "", errors.New("warmUp: " + r.Message)
+	}
+	res, err := hostopts.WarmUp(context.Background(), rt, req.Scope.Core())
+	if err != nil {
+		return "", err
+	}
+	if _, err := marshal(res); err != nil {
+		return "", err
+	}
+	return "true", nil
 }
 
 func marshal(v any) (string, error) {

@@ -13,7 +13,9 @@
 //   and encoded body), cold; and the time to "core ready" and first result.
 // - first TypeScript cell (~1 KB) once the core is ready and tsx.wasm loaded
 //   in the background ("typescriptready"), then 10 sequential calls of a page
-//   (client) tool in one exec from a warm core (exec timed in the page).
+//   (client) tool in one exec from a warm core (exec timed in the page): 20
+//   rounds per page, reported as the first TOOL_FIRST rounds (V8 still tiers
+//   the call path up) and the steady state after them, which the target reads.
 //
 // Writes its section of tests/bench/RESULTS.md (between <!-- bench-web -->
 // markers). BENCH_WEB_ROUNDS (default 5) rounds of each.
@@ -22,6 +24,8 @@ import { spawn, execFileSync } from "node:child_process";
 import { readFileSync, statSync, writeFileSync, existsSync } from "node:fs";
 
 const ROUNDS = Number(process.env.BENCH_WEB_ROUNDS ?? 5);
+// Client-tool rounds per page: the first TOOL_FIRST are reported apart.
+const TOOL_ROUNDS = 20, TOOL_FIRST = 5;
 // build/web plus bench/ (the pages and quickjs-wasi), staged by build.sh;
 // BENCH_WEB_DIR stages another build the same way (a before/after run), and
 // BENCH_WEB_NO_RESULTS=1 prints the section without writing RESULTS.md.
@@ -95,7 +99,7 @@ const figs = [];
 for (let i = 0; i < Math.min(ROUNDS, 3); i++) {
   const ctx = await browser.newContext();
   const page = await ctx.newPage();
-  await page.goto(`${origin}/bench/figures.html?rounds=7`);
+  await page.goto(`${origin}/bench/figures.html?rounds=7&toolRounds=${TOOL_ROUNDS}`);
   await page.waitForFunction(() => window.figures, null, { timeout: 180_000, polling: 50 });
   figs.push(await page.evaluate(() => window.figures));
   await ctx.close();
@@ -113,7 +117,9 @@ const ratio = (k) => m(first.ours[k]) / m(first.ref[k]);
 const ideBytes = m(ides.cold.map((x) => x.bytes));
 const tsFirst = m(figs.map((x) => x.tsFirst));
 const tsNext = m(figs.flatMap((x) => x.ts));
-const tools = m(figs.flatMap((x) => x.tools));
+const toolsFirst = figs.map((x) => x.tools.slice(0, TOOL_FIRST));
+const toolsSteady = figs.flatMap((x) => x.tools.slice(TOOL_FIRST));
+const tools = m(toolsSteady);
 const trivial = m(figs.map((x) => x.trivial));
 const size = (n) => (existsSync(`${dir}/${n}`) ? statSync(`${dir}/${n}`).size : 0);
 const wasmSizes = ["codemode.wasm", "tsx.wasm", "codemode.wazero.wasm", "quickjs.wasm"].map((n) => `${n} ${MiB(size(n))} raw / ${MiB(size(n + ".br"))} brotli`).join("; ");
@@ -133,8 +139,9 @@ tests/bench/web/page and quickjs-wasi@3.7.0's dist). Load average ${load0} at th
 | page first result, cold (new context): createCodeMode({}) + exec \`return 6 * 7\` vs quickjs-wasi's own host evaluating \`6 * 7\` | ${f(m(first.ours.cold))} ms (${all(first.ours.cold)}) | ${f(m(first.ref.cold))} ms (${all(first.ref.cold)}) | ${ratio("cold").toFixed(2)}x, target <= 3x ${pass(ratio("cold") <= 3)} |
 | page first result, warm HTTP cache (same context, new page) | ${f(m(first.ours.warm))} ms (${all(first.ours.warm)}) | ${f(m(first.ref.warm))} ms (${all(first.ref.warm)}) | ${ratio("warm").toFixed(2)}x, target <= 2x ${pass(ratio("warm") <= 2)} |
 | web IDE: bytes transferred from / until the first cell's result is shown (cold) | ${MiB(ideBytes)} (${ides.cold.map((x) => MiB(x.bytes)).join(", ")}) | <= 2.5 MiB | ${pass(ideBytes <= 2.5 * 1048576)} |
-| first TypeScript cell (${figs[0].tsLen} bytes) once the core is ready (tsx.wasm loaded in the background) | ${f(tsFirst)} ms (${all(figs.map((x) => x.tsFirst))}); later ones ${f(tsNext)} ms | <= 100 ms | ${pass(tsFirst <= 100)} |
-| 10 sequential client-tool calls, one exec, warm core (exec as the page sees it) | ${f(tools)} ms (${all(figs.flatMap((x) => x.tools))}) | <= 15 ms | ${pass(tools <= 15)} |
+| first TypeScript cell (${figs[0].tsLen} bytes) once the core is ready (the idle worker's warm-up cell and tsx.wasm's load came first) | ${f(tsFirst)} ms (${all(figs.map((x) => x.tsFirst))}); later ones ${f(tsNext)} ms | <= 100 ms | ${pass(tsFirst <= 100)} |
+| 10 sequential client-tool calls, one exec, warm core (exec as the page sees it): rounds ${TOOL_FIRST + 1}-${TOOL_ROUNDS} of each page | ${f(tools)} ms (${all(toolsSteady)}) | <= 15 ms | ${pass(tools <= 15)} |
+| the same, rounds 1-${TOOL_FIRST} of each page (right after the TypeScript cells; V8 still tiering up), not what the target reads | ${toolsFirst.map((r) => all(r)).join(" / ")} ms | - | - |
 
 - IDE times: core ready cold ${f(m(ides.cold.map((x) => x.ready)))} ms (${all(ides.cold.map((x) => x.ready))}), warm ${f(m(ides.warm.map((x) => x.ready)))} ms (${all(ides.warm.map((x) => x.ready))}); first result cold ${f(m(ides.cold.map((x) => x.total)))} ms, warm ${f(m(ides.warm.map((x) => x.total)))} ms; bytes warm ${MiB(m(ides.warm.map((x) => x.bytes)))}.
 - What the cold IDE transferred most: ${heaviest}.

@@ -8,10 +8,14 @@ export const chromiumArgs = ["--headless", "--no-sandbox", "--disable-gpu", "--d
 
 export const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 
-/** startServe starts build/codemode serve; resolves {url, server} once it serves. */
-export async function startServe({ stderr = "inherit" } = {}) {
+/**
+ * startServe starts build/codemode serve (static files from dir, else the
+ * config's); resolves {url, server} once it serves.
+ */
+export async function startServe({ stderr = "inherit", dir } = {}) {
   const port = 20000 + Math.floor(Math.random() * 30000);
-  const server = spawn("build/codemode", ["serve", "--config", "tests/e2e/ide/serve.json5", "--addr", `127.0.0.1:${port}`], { stdio: ["ignore", "pipe", stderr] });
+  const args = ["serve", "--config", "tests/e2e/ide/serve.json5", "--addr", `127.0.0.1:${port}`, ...(dir ? ["--static", dir] : [])];
+  const server = spawn("build/codemode", args, { stdio: ["ignore", "pipe", stderr] });
   await new Promise((resolve, reject) => {
     server.stdout.on("data", (b) => { if (String(b).includes("serving on")) resolve(); });
     server.on("exit", (c) => reject(new Error(`codemode serve exited with ${c}`)));

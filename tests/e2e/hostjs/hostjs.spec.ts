@@ -45,6 +45,28 @@ test.describe("hostjs in a page", () => {
     await page.evaluate(() => (window as any).short.close());
   });
 
+  // Idle after start, the worker runs one warm-up cell (V8 compiles the exec
+  // path then, not in the first real cell) before it loads tsx.wasm: neither
+  // the transcript nor the runs see it, and the first real cell is the first entry.
+  test("the idle warm-up cell leaves no trace", async ({ page }) => {
+    // A core of its own: makeCodeMode's cells would make the warm-up moot.
+    const r = await page.evaluate(async () => {
+      const cm = await (window as any).createCodeMode({ app: "page", serverTools: { url: location.origin } });
+      try {
+        if (!cm.typescriptReady) await new Promise((resolve) => cm.addEventListener("typescriptready", resolve));
+        const before = await cm.transcript();
+        const first = await cm.exec({ code: "return 7" });
+        return { before, first, after: await cm.transcript() };
+      } finally {
+        cm.close();
+      }
+    });
+    expect(r.before.entries).toEqual([]);
+    expect(r.first).toMatchObject({ status: "completed", value: 7 });
+    expect(r.after.entries).toHaveLength(1);
+    expect(r.after.entries[0]).toMatchObject({ tool: "exec", status: "completed", codeBytes: 8 });
+  });
+
   test("a client tool registered by the page is found by tools.search and called", async ({ page }) => {
     const r = await exec(page, `const [t] = await tools.search("title of the current page");
       const v = await tools.callValue(t.id, {});
