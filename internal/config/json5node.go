@@ -343,7 +343,7 @@ func (p *parser) object(depth int, start Pos) *Node {
 		}
 		if seen[key] {
 			p.i = p.lineStart + kpos.Col - 1
-			return p.fail("key " + strconv.Quote(key) + " appears more than once")
+			return p.fail("key " + quote(key) + " appears more than once")
 		}
 		seen[key] = true
 		p.space()
@@ -351,7 +351,7 @@ func (p *parser) object(depth int, start Pos) *Node {
 			return nil
 		}
 		if p.i >= len(p.src) || p.src[p.i] != ':' {
-			return p.fail("unexpected " + p.what() + "; expected ':' after key " + strconv.Quote(key))
+			return p.fail("unexpected " + p.what() + "; expected ':' after key " + quote(key))
 		}
 		p.i++
 		p.space()

@@ -81,7 +81,7 @@ func validateLanguages(langs []string) *Error {
 		}
 		for _, prev := range langs[:i] {
 			if prev == l {
-				return fieldErr(field, fmt.Sprintf("duplicates %q", l))
+				return fieldErr(field, "duplicates "+quote(l))
 			}
 		}
 	}
