@@ -138,6 +138,12 @@ build_web() {
   else
     log "build/web/codemode.wasm is up to date"
   fi
+  # codemode.demo.wasm: codemode.wasm with the demo packages (codemode_demo:
+  # the Issues namespace), for the web IDE (options.demo) and the Worker's
+  # dev and test builds; the shipped codemode.wasm links none.
+  if stale "$out/codemode.demo.wasm" "${GO_INPUTS[@]}"; then
+    step "build/web: codemode.demo.wasm (GOOS=js, the page's core with the demos, for the IDE)" env GOOS=js GOARCH=wasm go build -tags codemode_hostjs,codemode_demo -trimpath -ldflags="-s -w" -o "$out/codemode.demo.wasm" ./wasm/codemode
+  fi
   if stale "$out/tsx.wasm" "${GO_INPUTS[@]}"; then
     step "build/web: tsx.wasm (GOOS=js, the TypeScript transform)" env GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/tsx.wasm" ./wasm/tsx
   fi
@@ -152,7 +158,7 @@ build_web() {
   # serve answers as immutable (the browser keeps the compiled wasm). Written
   # only when it changes, so an unchanged build compresses nothing again.
   local f names=""
-  for f in codemode.wasm codemode.wazero.wasm tsx.wasm quickjs.wasm wasm_exec.js codemode.worker.js; do
+  for f in codemode.wasm codemode.demo.wasm codemode.wazero.wasm tsx.wasm quickjs.wasm wasm_exec.js codemode.worker.js; do
     names="$names${names:+, }\"$f\": \"$f?v=$(sha256 "$out/$f" | cut -c1-16)\""
   done
   local assets; assets=$(printf '// Written by ./build.sh build (hostjs/assets.js says why).\nexport const assetNames = { %s };' "$names")
@@ -226,7 +232,7 @@ soak() {
 # limit in one Durable Object), scaled to a few minutes (6 sessions x 10 cycles, 600
 # trivial execs, timeoutMs 2000); workerd's RSS from /proc. Not in the test command.
 soak_worker() {
-  worker
+  worker --demo
   go run ./tests/bench/httpload -soak -worker -root "$PWD" "$@"
 }
 
@@ -504,22 +510,31 @@ WORKER_CONFIG=edge/worker/wrangler.jsonc
 # Local workerd (wrangler 4.86.0, the last on Node 20) knows dates up to this one.
 WORKER_LOCAL_DATE=2026-05-03
 
-# worker: build/worker/ = index.mjs + session.mjs + ... (edge/worker/src), front.wasm
+# worker [--demo]: build/worker/ = index.mjs + session.mjs + ... (edge/worker/src), front.wasm
 # (the Go front, codemode_relayonly), codemode.js + codemode.wasm + quickjs.wasm
 # (hostjs inline mode, from ./build.sh build), wasm_exec.js (syumai's, which
-# passes the runtime context {env, binding} to Go).
+# passes the runtime context {env, binding} to Go). Without --demo it is the
+# shipped Worker (no demo package: exampleTools is refused); --demo (worker-dev,
+# test-worker, bench-worker) builds the front with codemode_demo and puts
+# codemode.demo.wasm in as codemode.wasm: the example toolset and Issues.
 worker() {
+  local tags=codemode_relayonly core=codemode.wasm
+  case "${1:-}" in
+    --demo) tags=codemode_relayonly,codemode_demo core=codemode.demo.wasm ;;
+    "") ;;
+    *) die "worker: unknown argument $1 (usage: ./build.sh worker [--demo])" ;;
+  esac
   deps
   # build/web again when any source of it is newer than its codemode.wasm.
   if [ ! -f build/web/codemode.wasm ] || [ -n "$(find hostjs wasm core internal go.mod -newer build/web/codemode.wasm -type f -print -quit)" ]; then
     build_web
   fi
-  for f in codemode.js codemode.wasm quickjs.wasm tsx.wasm; do
+  for f in codemode.js "$core" quickjs.wasm tsx.wasm; do
     [ -f "build/web/$f" ] || die "build/web/$f is missing: ./build.sh build must write it (hostjs)"
   done
-  log "worker: Go front (GOOS=js, codemode_relayonly)"
+  log "worker: Go front (GOOS=js, $tags)"
   mkdir -p "$WORKER_OUT"
-  GOOS=js GOARCH=wasm go build -tags codemode_relayonly -trimpath -ldflags=-s -o "$WORKER_OUT/front.wasm" ./edge/worker/front
+  GOOS=js GOARCH=wasm go build -tags "$tags" -trimpath -ldflags=-s -o "$WORKER_OUT/front.wasm" ./edge/worker/front
   local gen; gen=$(mktemp -d)
   go run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o "$gen" >/dev/null
   cp "$gen/wasm_exec.js" "$WORKER_OUT/wasm_exec.js"; rm -rf "$gen"
@@ -530,6 +545,7 @@ worker() {
     case "$(basename "$f")" in wasm_exec.js|worker.js|*.worker.js) continue ;; esac
     cp "$f" "$WORKER_OUT/"
   done
+  cp "build/web/$core" "$WORKER_OUT/codemode.wasm"
   local raw gz
   raw=$(cat "$WORKER_OUT"/*.mjs "$WORKER_OUT"/*.js "$WORKER_OUT"/*.wasm | wc -c)
   gz=$(cat "$WORKER_OUT"/*.mjs "$WORKER_OUT"/*.js "$WORKER_OUT"/*.wasm | gzip -9 | wc -c)
@@ -558,7 +574,7 @@ worker_dev() {
       *) die "worker-dev: unknown argument $1 (usage: ./build.sh worker-dev [--port N])" ;;
     esac
   done
-  worker
+  worker --demo
   local vars=()
   if [ -n "${CODEMODE_TOKENS:-}" ]; then vars+=(--var "CODEMODE_TOKENS:$CODEMODE_TOKENS"); else vars+=(--var CODEMODE_INSECURE_NO_AUTH:true); fi
   [ -z "${CODEMODE_CONFIG:-}" ] || vars+=(--var "CODEMODE_CONFIG:$CODEMODE_CONFIG")
@@ -569,7 +585,7 @@ worker_dev() {
 # test-worker: the HTTP conformance suite and the Worker's own tests against local
 # workerd, which the tests start and stop (tests/httpapi, tests/worker).
 test_worker() {
-  worker
+  worker --demo
   log "test-worker: node tests of the Worker's JavaScript"
   # --test-force-exit: a closed inline core leaves its Go program parked on the event loop.
   node --test --test-force-exit edge/worker/src/*.test.mjs
@@ -579,7 +595,7 @@ test_worker() {
 
 # bench-worker: bundle size, cold start, warm exec, CPU per request, memory with 64 runs.
 bench_worker() {
-  worker
+  worker --demo
   WORKER_BENCH=1 go test -count=1 -timeout 20m -run '^$' -bench . -benchtime 1x ./tests/worker/...
 }
 
@@ -610,7 +626,7 @@ test-gomodule    a fresh module using this one as the README says (tests/gomodul
 test-providertypes  the surface'"'"'s provider shapes type-checked against the OpenAI and Anthropic SDKs (tsc)
 test-mcp         Code Mode as an MCP server against the official MCP TypeScript SDK client (stdio, /mcp)
 test-buildsh     this script: help, unknown subcommands, a no-change rebuild that skips its steps
-worker           build the Cloudflare Worker bundle into build/worker
+worker           build the Cloudflare Worker bundle into build/worker (--demo: with the example toolset)
 worker-dev       build, then serve the Worker on local workerd (--port N)
 fuzz             every fuzz target for FUZZTIME (default 10s) each
 fuzz-brief       every fuzz target for 1s (the last step of test)

@@ -64,6 +64,11 @@ export interface CodeModeOptions {
   interruptsPerSecond?: number;
   /** Loop-guard polls per second of CPU inside a long built-in on this engine: the budget that ends them where the clock stands still (a deployed Worker). Unset: the deadline does. */
   pollsPerSecond?: number;
+  /**
+   * Loads codemode.demo.wasm, the core with the demo packages: the spec's example Issues namespace for a serverTools server that relays plugin github's tools
+   * (as codemode serve's example toolset does). For the web IDE and tests; the shipped codemode.wasm has none. Needs engine "host".
+   */
+  demo?: boolean;
 }
 
 // BEGIN wire types: generated from the Go types by ./build.sh gen (internal/ops/gen); do not edit.

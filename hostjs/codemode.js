@@ -28,7 +28,7 @@ const fail = (what, want, got) => {
 function checkOptions(o) {
   if (o === undefined) o = {};
   if (!isObject(o)) fail("options", "an object", o);
-  const known = ["config", "app", "clientTools", "serverTools", "engine", "thread", "assets", "modules", "interruptsPerSecond", "pollsPerSecond"];
+  const known = ["config", "app", "clientTools", "serverTools", "engine", "thread", "assets", "modules", "interruptsPerSecond", "pollsPerSecond", "demo"];
   for (const k of Object.keys(o)) {
     if (!known.includes(k)) throw new TypeError(`createCodeMode: unknown option "${k}" (known: ${known.join(", ")})`);
   }
@@ -77,6 +77,8 @@ function checkOptions(o) {
   if (o.engine !== undefined && o.engine !== "host" && o.engine !== "wazero") {
     throw new TypeError(`createCodeMode: options.engine must be "host" or "wazero"`);
   }
+  if (o.demo !== undefined && typeof o.demo !== "boolean") fail("options.demo", "a boolean", o.demo);
+  if (o.demo && o.engine === "wazero") throw new TypeError(`createCodeMode: options.demo needs engine "host" (codemode.demo.wasm is the host engine's core)`);
   if (o.thread !== undefined && o.thread !== "worker" && o.thread !== "inline") {
     throw new TypeError(`createCodeMode: options.thread must be "worker" or "inline"`);
   }
@@ -166,7 +168,7 @@ class InlineCore {
       abortClientTool: (callId) => { const ac = this.controllers.get(callId); if (ac) ac.abort(); },
       transformTS: (src) => tsx.transform(src),
     };
-    const { api, info } = await startCore({ assets, options: goOptions(o), hooks, modules: o.modules });
+    const { api, info } = await startCore({ assets, options: goOptions(o), hooks, modules: o.modules, demo: o.demo });
     this.api = api;
     return info;
   }
@@ -200,7 +202,7 @@ class WorkerCore {
     };
     // The page downloads and compiles the modules while the worker loads its
     // scripts, and hands them over compiled; a restarted worker reuses them.
-    const ready = compileCore(this.assets, this.o.engine).then((modules) => {
+    const ready = compileCore(this.assets, this.o.engine, this.o.demo).then((modules) => {
       if (w !== this.worker) return this.ready; // restarted meanwhile: the new worker's start
       return this.send("init", [], { type: "init", options: goOptions(this.o), assets: String(this.assets), modules }).then((info) => {
         this.info = info;

@@ -156,8 +156,11 @@ export function preloadWasmExec(base) {
   loadWasmExec(asset("wasm_exec.js", base)).catch(() => {});
 }
 
-/** The core's .wasm for options.engine: codemode.wasm is built without wazero (the codemode_hostjs tag); the build that has it is loaded only for engine "wazero". */
-const coreFile = (engine) => (engine === "wazero" ? "codemode.wazero.wasm" : "codemode.wasm");
+/**
+ * The core's .wasm for options.engine and options.demo: codemode.wasm is built without wazero (the codemode_hostjs tag); the build that has it is loaded only for engine "wazero";
+ * codemode.demo.wasm is codemode.wasm with the demo packages (the codemode_demo tag), which only the web IDE and tests ask for.
+ */
+const coreFile = (engine, demo) => (engine === "wazero" ? "codemode.wazero.wasm" : demo ? "codemode.demo.wasm" : "codemode.wasm");
 
 /**
  * Downloads and compiles the core's two modules from base ({codemode,
@@ -165,8 +168,8 @@ const coreFile = (engine) => (engine === "wazero" ? "codemode.wazero.wasm" : "co
  * scripts and hands the compiled modules over (a WebAssembly.Module is cloned
  * to a worker, not compiled again), so the download starts at createCodeMode.
  */
-export async function compileCore(base, engine) {
-  const [codemode, quickjs] = await Promise.all([compileOnce(asset(coreFile(engine), base)), compileOnce(asset("quickjs.wasm", base))]);
+export async function compileCore(base, engine, demo) {
+  const [codemode, quickjs] = await Promise.all([compileOnce(asset(coreFile(engine, demo), base)), compileOnce(asset("quickjs.wasm", base))]);
   return { codemode, quickjs };
 }
 
@@ -201,12 +204,12 @@ export async function bootGo(base, wasmURL, modules) {
 }
 
 /**
- * @param {{assets: string|URL, options: object, hooks: object}} args
+ * @param {{assets: string|URL, options: object, hooks: object, modules?: object, demo?: boolean}} args demo: codemode.demo.wasm (options.demo)
  * @returns {Promise<{api: any, info: {timeoutMs: number, languages: string[], failures: object}}>} failures: internal/ops.ShimFailures
  */
-export async function startCore({ assets, options, hooks, modules }) {
+export async function startCore({ assets, options, hooks, modules, demo }) {
   const base = assets ? new URL(String(assets)) : null;
-  const { api, quickjsModule, exited } = await bootGo(base, base && asset(coreFile(options.engine), base), modules);
+  const { api, quickjsModule, exited } = await bootGo(base, base && asset(coreFile(options.engine, demo), base), modules);
   const info = JSON.parse(await api.init(JSON.stringify(options), hooks, quickjsModule));
   return { api, info, exited };
 }

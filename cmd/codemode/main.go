@@ -27,6 +27,7 @@ import (
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/cli"
+	"github.com/codemode-go/codemode/internal/demo"
 	"github.com/codemode-go/codemode/internal/namespace"
 	"github.com/codemode-go/codemode/internal/serverconfig"
 	"github.com/codemode-go/codemode/internal/surface"
@@ -163,17 +164,10 @@ func startRuntime(ctx context.Context, cfg *serverconfig.Config, log *slog.Logge
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	}
-	tools, status := configTools(cfg, log, stderr)
+	// The example Issues namespace rides with the example tools.
+	tools, ns, status := configTools(cfg, log, stderr)
 	if status != 0 {
 		return nil, status
-	}
-	var ns *namespace.Registry // the example Issues namespace rides with the example tools
-	if cfg.ExampleTools {
-		var err error
-		if ns, err = toolset.Namespaces(); err != nil {
-			fmt.Fprintf(stderr, "codemode: %v\n", err)
-			return nil, 1
-		}
 	}
 	servers := serverconfig.Connect(ctx, cfg.MCPServers, log, nil)
 	rt, err := core.New(ctx, core.Options{
@@ -224,7 +218,7 @@ func surfaceCmd(args []string, stdout, stderr io.Writer) int {
 		defer env.close(ctx)
 		s, err = env.rt.Surface(ctx, core.Scope{AgentID: "cli"}, false)
 	} else {
-		tools, status := configTools(cfg, nil, stderr)
+		tools, _, status := configTools(cfg, nil, stderr)
 		if status != 0 {
 			return status
 		}
@@ -245,36 +239,29 @@ func surfaceCmd(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// configTools is the config's own tools: the built-in ones and the
-// operations of its OpenAPI documents. A document that cannot be loaded is a
-// config error (status 2), naming the key, the document and the JSON pointer.
-func configTools(cfg *serverconfig.Config, log *slog.Logger, stderr io.Writer) ([]catalog.Tool, int) {
-	tools, err := exampleTools(cfg)
+// configTools is the config's own tools: the built-in ones (with the
+// namespaces that ride with them) and the operations of its OpenAPI
+// documents. A document that cannot be loaded is a config error (status 2),
+// naming the key, the document and the JSON pointer.
+func configTools(cfg *serverconfig.Config, log *slog.Logger, stderr io.Writer) ([]catalog.Tool, *namespace.Registry, int) {
+	tools, ns, err := exampleTools.Select(cfg.ExampleTools)
 	if err != nil {
 		fmt.Fprintf(stderr, "codemode: %v\n", err)
-		return nil, 1
-	}
-	more, err := serverconfig.OpenAPITools(cfg.OpenAPI, log)
-	if err != nil {
-		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
-		return nil, 2
-	}
-	return append(tools, more...), 0
-}
-
-// exampleTools is the config's built-in tools: the example toolset when
-// exampleTools is on, plus the test-only fault tools when faultTools is.
-func exampleTools(cfg *serverconfig.Config) ([]catalog.Tool, error) {
-	var tools []catalog.Tool
-	if cfg.ExampleTools {
-		t, err := toolset.Tools()
-		if err != nil {
-			return nil, err
-		}
-		tools = t
+		return nil, nil, 1
 	}
 	if cfg.FaultTools {
 		tools = append(tools, toolset.FaultTools()...)
 	}
-	return tools, nil
+	more, err := serverconfig.OpenAPITools(cfg.OpenAPI, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
+		return nil, nil, 2
+	}
+	return append(tools, more...), ns, 0
 }
+
+// exampleTools: this CLI keeps the demo packages in every build, since it is
+// the binary that serves the demo (./build.sh run: the web IDE over the
+// example toolset) and the one every native suite starts; a program that
+// embeds Code Mode builds its own main over core and links none of them.
+var exampleTools demo.Tools = toolset.Demo

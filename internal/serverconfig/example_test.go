@@ -15,7 +15,7 @@ func TestShippedExampleConfigLoads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Listen != "127.0.0.1:8787" || !c.CodeMode.Enabled || !c.ExampleTools || len(c.MCPServers) != 1 {
+	if c.Listen != "127.0.0.1:8787" || !c.CodeMode.Enabled || c.ExampleTools == nil || !*c.ExampleTools || len(c.MCPServers) != 1 {
 		t.Fatalf("%+v", c)
 	}
 	if _, err := os.Stat(filepath.Join(c.MCPServers[0].Cwd, c.MCPServers[0].Args[0])); err != nil {

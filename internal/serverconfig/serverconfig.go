@@ -9,7 +9,7 @@
 //
 //	{
 //	  listen: "127.0.0.1:8787",          // host:port; non-loopback needs auth.tokens
-//	  exampleTools: true,                // the built-in example toolset
+//	  exampleTools: true,                // the example toolset (default: on in the builds that have it)
 //	  faultTools: false,                 // test-only tools that misbehave (a panicking one), for the soak
 //	  staticDir: "build/web",            // served at / (relative to this file)
 //	  maxBodyBytes: 4194304,             // request body limit
@@ -49,8 +49,11 @@ type Config struct {
 	CodeMode config.Config
 	// Listen is host:port; DefaultListen when absent.
 	Listen string
-	// ExampleTools turns the built-in example toolset on (the default).
-	ExampleTools bool
+	// ExampleTools is exampleTools, the example toolset: nil when the file
+	// leaves it out, which means on in a build that has it (the codemode
+	// CLI, the demo builds) and off in one without; true in a build without
+	// it is an error (internal/demo.Tools.Select).
+	ExampleTools *bool
 	// FaultTools adds the example toolset's test-only fault tools (a tool that
 	// panics), which the load-and-fault soak drives; off by default so no model
 	// sees them unless a test config asks.
@@ -156,11 +159,11 @@ func (e *Error) Error() string {
 }
 
 // Default is the config without a file: Code Mode on with the spec's
-// defaults, the example toolset, DefaultListen.
+// defaults, the example toolset where the build has it, DefaultListen.
 func Default() *Config {
 	cm := config.Default()
 	cm.Enabled = true
-	return &Config{CodeMode: cm, Listen: DefaultListen, ExampleTools: true}
+	return &Config{CodeMode: cm, Listen: DefaultListen}
 }
 
 // Load reads and decodes the file at path; environment variables named by
@@ -279,7 +282,8 @@ func (d *decoder) top(root *config.Node) (*Config, error) {
 			if v.Kind != config.KindBool {
 				return d.errAt(v, path, "must be true or false (got "+v.Kind.String()+")")
 			}
-			c.ExampleTools = v.Bool
+			on := v.Bool
+			c.ExampleTools = &on
 		case "faultTools":
 			if v.Kind != config.KindBool {
 				return d.errAt(v, path, "must be true or false (got "+v.Kind.String()+")")

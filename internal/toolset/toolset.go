@@ -143,3 +143,17 @@ func detailsResult(details any, summary string) (catalog.Result, error) {
 	c, _ := json.Marshal(map[string]string{"type": "text", "text": summary})
 	return catalog.Result{Content: []json.RawMessage{c}, Details: d}, nil
 }
+
+// Demo is the example toolset and its Issues namespace together, as a demo
+// build hands them to its host (internal/demo.Tools).
+func Demo() ([]catalog.Tool, *namespace.Registry, error) {
+	tools, err := Tools()
+	if err != nil {
+		return nil, nil, err
+	}
+	ns, err := Namespaces()
+	if err != nil {
+		return nil, nil, err
+	}
+	return tools, ns, nil
+}

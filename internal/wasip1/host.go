@@ -17,11 +17,10 @@ import (
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/demo"
 	"github.com/codemode-go/codemode/internal/hostopts"
 	"github.com/codemode-go/codemode/internal/jsonin"
-	"github.com/codemode-go/codemode/internal/namespace"
 	"github.com/codemode-go/codemode/internal/ops"
-	"github.com/codemode-go/codemode/internal/toolset"
 	gojson "github.com/goccy/go-json"
 )
 
@@ -48,6 +47,10 @@ type Host struct {
 	// knob, never part of the wire: the reactor sets it only when built with
 	// the codemode_deterministic tag (the differential test's module).
 	Deterministic bool
+	// ExampleTools is the example toolset create_runtime's exampleTools asks
+	// for: set only by a demo build's main package (the codemode_demo tag),
+	// nil in the shipped modules, which then refuse the request.
+	ExampleTools demo.Tools
 }
 
 type hostRuntime struct {
@@ -262,7 +265,8 @@ type CreateRequest struct {
 	Config json.RawMessage `json:"config,omitempty"`
 	// Tools are the host's own tools.
 	Tools []ToolDecl `json:"tools,omitempty"`
-	// ExampleTools adds the built-in example toolset (shipping_list, echo, ...).
+	// ExampleTools adds the example toolset (shipping_list, echo, ...); only
+	// the demo builds of the modules have it, the others refuse true.
 	ExampleTools bool `json:"exampleTools,omitempty"`
 }
 
@@ -302,17 +306,11 @@ func (h *Host) create(ctx context.Context, req []byte) (any, error) {
 		seen[d.Name] = true
 		tools = append(tools, hostTool{decl: d, calls: calls})
 	}
-	var ns *namespace.Registry
-	if in.ExampleTools {
-		ex, err := toolset.Tools()
-		if err != nil {
-			return nil, err
-		}
-		tools = append(tools, ex...)
-		if ns, err = toolset.Namespaces(); err != nil {
-			return nil, err
-		}
+	ex, ns, err := h.ExampleTools.Select(&in.ExampleTools)
+	if err != nil {
+		return nil, badInput("create_runtime: %v", err)
 	}
+	tools = append(tools, ex...)
 	h.mu.Lock()
 	full := len(h.runtimes) >= MaxRuntimes
 	h.mu.Unlock()

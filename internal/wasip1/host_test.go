@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/codemode-go/codemode/internal/toolset"
 )
 
 const lookupTool = `{"tools":[{"name":"lookup","description":"Looks a key up on the host.","parameters":{"type":"object","properties":{"key":{"type":"string"}},"required":["key"]},"trusted":true}]}`
@@ -90,6 +92,9 @@ func TestBadRequestsAnswerErrors(t *testing.T) {
 		{"create_runtime", `{"tools":[{"name":"a","parameters":[1]}]}`, "parameters must be a JSON Schema object"},
 		{"create_runtime", `{"config":{"timeoutMs":-1}}`, "timeoutMs"},
 		{"create_runtime", "\xff", "not valid UTF-8"},
+		// the shipped modules have no example tools: the refusal names the builds that do
+		{"create_runtime", `{"exampleTools":true}`, "exampleTools: this build has no example tools"},
+		{"create_runtime", `{"exampleTools":true}`, "-tags codemode_demo"},
 	} {
 		var a answerJSON
 		out := h.Handle(context.Background(), tc.op, []byte(tc.req))
@@ -173,5 +178,19 @@ func TestOpsAreTheDispatch(t *testing.T) {
 		if !want[op] {
 			t.Errorf("Ops lists %q, which Handle does not dispatch", op)
 		}
+	}
+}
+
+// A demo build's host (ExampleTools set, as the reactor's demo.go does) puts
+// the example toolset and its Issues namespace in the runtime it creates.
+func TestDemoHostHasTheExampleTools(t *testing.T) {
+	h := NewHost()
+	h.ExampleTools = toolset.Demo
+	call(t, h, "create_runtime", `{"exampleTools":true}`)
+	defer h.Handle(context.Background(), "close_runtime", []byte(`{"runtime":1}`))
+	var ans RunAnswer
+	json.Unmarshal(call(t, h, "exec", `{"runtime":1,"code":"const e = await tools.echo({message: 'hi'}); const open = await Issues.list({state: 'open'}); return [e.message, open.length]"}`), &ans)
+	if ans.Result.Status != "completed" || string(ans.Result.Value) != `["hi",2]` {
+		t.Fatalf("exec: %+v", ans.Result)
 	}
 }

@@ -18,7 +18,7 @@ import (
 // settle it, wait for the result. (ABI.md shows the same program.)
 func Example_wazeroHost() {
 	ctx := context.Background()
-	wasm, _ := os.ReadFile(reactorPath) // build/codemode.wasip1.reactor.wasm
+	wasm, _ := os.ReadFile(reactorPath) // build/codemode.wasip1.reactor.demo.wasm (the shipped reactor answers it the same)
 	// Compiling 32 MB of Go takes a while: cache the machine code on disk.
 	cache, _ := wazero.NewCompilationCacheWithDir(filepath.Join(os.TempDir(), "codemode-wazero-cache"))
 	r := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler().WithCompilationCache(cache))

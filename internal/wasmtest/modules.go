@@ -19,7 +19,7 @@ import (
 	"github.com/tetratelabs/wazero"
 )
 
-// Module names the two build outputs.
+// Module names a build output.
 type Module struct {
 	// Name is the file name under build/.
 	Name string
@@ -36,10 +36,15 @@ var (
 	Command = Module{"codemode.wasip1.wasm", "./wasm/wasip1/command", "", ""}
 	// Reactor is the reactor module (-buildmode=c-shared) a host embeds and calls by export.
 	Reactor = Module{"codemode.wasip1.reactor.wasm", "./wasm/wasip1/reactor", "c-shared", ""}
-	// DeterministicReactor is the reactor with a fixed guest clock and
+	// DemoCommand and DemoReactor are the two with the demo packages (the
+	// codemode_demo tag): the example toolset the tests run cells against.
+	// Never shipped: Command and Reactor refuse exampleTools.
+	DemoCommand = Module{"codemode.wasip1.demo.wasm", "./wasm/wasip1/command", "", "codemode_demo"}
+	DemoReactor = Module{"codemode.wasip1.reactor.demo.wasm", "./wasm/wasip1/reactor", "c-shared", "codemode_demo"}
+	// DeterministicReactor is the demo reactor with a fixed guest clock and
 	// randomness (the codemode_deterministic tag): the differential test's,
 	// never shipped (determinism is no part of the wire).
-	DeterministicReactor = Module{"codemode.wasip1.reactor.deterministic.wasm", "./wasm/wasip1/reactor", "c-shared", "codemode_deterministic"}
+	DeterministicReactor = Module{"codemode.wasip1.reactor.deterministic.wasm", "./wasm/wasip1/reactor", "c-shared", "codemode_deterministic,codemode_demo"}
 )
 
 // Root is the repository root (this file is internal/wasmtest/modules.go).

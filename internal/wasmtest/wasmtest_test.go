@@ -27,8 +27,9 @@ func TestMain(m *testing.M) {
 		os.Exit(0)
 	}
 	var err error
-	if commandPath, err = wasmtest.Build(wasmtest.Command); err == nil {
-		if reactorPath, err = wasmtest.Build(wasmtest.Reactor); err == nil {
+	// The demo builds: the tests call the example toolset.
+	if commandPath, err = wasmtest.Build(wasmtest.DemoCommand); err == nil {
+		if reactorPath, err = wasmtest.Build(wasmtest.DemoReactor); err == nil {
 			deterministicPath, err = wasmtest.Build(wasmtest.DeterministicReactor)
 		}
 	}

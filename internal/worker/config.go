@@ -76,8 +76,9 @@ type Settings struct {
 	NoAuth bool
 	// MCPServers are the config's remote MCP servers, in its order.
 	MCPServers []MCPServer
-	// ExampleTools puts the example toolset in every catalog (exampleTools).
-	ExampleTools bool
+	// ExampleTools is the config's exampleTools (serverconfig.Config): nil
+	// puts the example toolset in every catalog when the front is a demo build.
+	ExampleTools *bool
 	// AllowedOrigins is the CORS allow list (cors.allowedOrigins).
 	AllowedOrigins []string
 	// MaxBodyBytes bounds request bodies (maxBodyBytes; 0: edge's default).

@@ -2,6 +2,7 @@ package worker
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 
@@ -10,8 +11,8 @@ import (
 	"github.com/codemode-go/codemode/edge"
 	"github.com/codemode-go/codemode/edge/mcpserver"
 	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/demo"
 	"github.com/codemode-go/codemode/internal/hostopts"
-	"github.com/codemode-go/codemode/internal/toolset"
 )
 
 // Version is what /healthz reports for the Worker.
@@ -27,11 +28,14 @@ type FrontOptions struct {
 	Client *http.Client
 	// Logger receives edge's request log and MCP connection failures.
 	Logger *slog.Logger
+	// ExampleTools is the example toolset, set only by a demo build of the
+	// front (edge/worker/front with the codemode_demo tag; nil otherwise).
+	ExampleTools demo.Tools
 }
 
 // NewFront builds the front's handler: the edge handler over a Forwarder. It
 // is built once per isolate and serves every request of it (index.mjs starts
-// one Go program per isolate): the example toolset and the relay core are
+// one Go program per isolate): the example toolset (demo builds) and the relay core are
 // shared, read-only, by all requests.
 //
 // Remote MCP servers are connected per request, and only for the relay routes
@@ -43,13 +47,11 @@ type FrontOptions struct {
 // before the answer goes out. Exec, wait and surface pay nothing for them, and
 // the session objects cache the catalog (src/core.mjs).
 func NewFront(o FrontOptions) (http.Handler, error) {
-	var tools []catalog.Tool
-	if o.Settings.ExampleTools {
-		t, err := toolset.Tools()
-		if err != nil {
-			return nil, err
-		}
-		tools = t
+	// The example tools' namespace (Issues) is the session objects' own
+	// registration (the page's core), so the front keeps only the tools.
+	tools, _, err := o.ExampleTools.Select(o.Settings.ExampleTools)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", EnvConfig, err)
 	}
 	relayCore := func(ctx context.Context, servers []*mcp.Server) (*core.Runtime, error) {
 		co := core.Options{

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/codemode-go/codemode/core"
+	"github.com/codemode-go/codemode/internal/demo"
+	"github.com/codemode-go/codemode/internal/toolset"
 	"github.com/codemode-go/codemode/internal/worker"
 	json "github.com/goccy/go-json"
 )
@@ -117,7 +119,7 @@ func TestFrontAnswersObjectFailuresAndServesRelays(t *testing.T) {
 		got = append(got, r)
 		return nil, errors.New("Error: Worker exceeded CPU time limit.")
 	}
-	h, err := worker.NewFront(worker.FrontOptions{Settings: s, Send: send})
+	h, err := worker.NewFront(worker.FrontOptions{Settings: s, Send: send, ExampleTools: toolset.Demo})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,8 +179,8 @@ func TestReadSettingsTakesTheServeConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.ExampleTools || s.MaxBodyBytes != 65536 || s.CodeMode.TimeoutMs != 2500 {
-		t.Errorf("exampleTools %v, maxBodyBytes %d, timeoutMs %d", s.ExampleTools, s.MaxBodyBytes, s.CodeMode.TimeoutMs)
+	if s.ExampleTools == nil || *s.ExampleTools || s.MaxBodyBytes != 65536 || s.CodeMode.TimeoutMs != 2500 {
+		t.Errorf("exampleTools %v, maxBodyBytes %d, timeoutMs %d", s.ExampleTools != nil && *s.ExampleTools, s.MaxBodyBytes, s.CodeMode.TimeoutMs)
 	}
 	if len(s.MCPServers) != 2 || s.MCPServers[0].Name != "b" || s.MCPServers[0].Headers["Authorization"] != "Bearer x" || s.MCPServers[1].Name != "a" {
 		t.Errorf("mcp servers, in file order: %+v", s.MCPServers)
@@ -275,6 +277,48 @@ func TestFrontAnswersTheObjectsFailures(t *testing.T) {
 		h.ServeHTTP(rec, req)
 		if rec.Code != 200 || !strings.Contains(rec.Body.String(), c.want) {
 			t.Errorf("%s: %d %s; want %s", c.failure, rec.Code, rec.Body, c.want)
+		}
+	}
+}
+
+// A front built without the demo packages (FrontOptions.ExampleTools nil, as
+// the shipped front.wasm) refuses a config that asks for the example tools,
+// naming the builds that have them, and leaves them out when the config does
+// not mention them; a demo build puts them in the catalog by default.
+func TestFrontExampleToolsOnlyInDemoBuilds(t *testing.T) {
+	send := func(context.Context, worker.Request) ([]byte, error) { return []byte(`{}`), nil }
+	for _, c := range []struct {
+		name, config string
+		tools        demo.Tools
+		wantErr      string
+		wantTool     bool
+	}{
+		{"product, asked", `{exampleTools: true}`, nil, "codemode_demo", false},
+		{"product, left out", `{}`, nil, "", false},
+		{"product, off", `{exampleTools: false}`, nil, "", false},
+		{"demo, left out", `{}`, toolset.Demo, "", true},
+		{"demo, off", `{exampleTools: false}`, toolset.Demo, "", false},
+	} {
+		s, err := worker.ReadSettings(settings(map[string]string{worker.EnvConfig: c.config}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := worker.NewFront(worker.FrontOptions{Settings: s, Send: send, ExampleTools: c.tools})
+		if c.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) || !strings.Contains(err.Error(), worker.EnvConfig+": exampleTools") {
+				t.Errorf("%s: want an error naming %s and the demo builds, got %v", c.name, worker.EnvConfig, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		r := httptest.NewRequest("GET", "/v1/catalog", nil)
+		r.Header.Set("Authorization", "Bearer alice-token-0123456789")
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		if got := strings.Contains(w.Body.String(), "openclaw:core:echo"); w.Code != 200 || got != c.wantTool {
+			t.Errorf("%s: catalog %d has the example tools: %v, want %v", c.name, w.Code, got, c.wantTool)
 		}
 	}
 }

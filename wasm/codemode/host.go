@@ -18,13 +18,16 @@ import (
 	"github.com/codemode-go/codemode/internal/engine"
 	"github.com/codemode-go/codemode/internal/engine/jsengine"
 	"github.com/codemode-go/codemode/internal/hostopts"
-	"github.com/codemode-go/codemode/internal/issuesdemo"
 	"github.com/codemode-go/codemode/internal/jsonin"
 	"github.com/codemode-go/codemode/internal/namespace"
 	"github.com/codemode-go/codemode/internal/ops"
 	"github.com/codemode-go/codemode/internal/relay"
 	"github.com/codemode-go/codemode/internal/remote"
 )
+
+// demoNamespaces registers the demo namespaces (Issues) for serverTools: nil
+// in the shipped codemode.wasm, set by demo.go in codemode.demo.wasm.
+var demoNamespaces func(*namespace.Registry) error
 
 // options is createCodeMode's options as the shim forwards them (already
 // checked in JavaScript; checked again here, since Go trusts no caller).
@@ -140,13 +143,16 @@ func (h *host) init(args []js.Value) (string, error) {
 	var ns *namespace.Registry
 	if opts.ServerTools != nil {
 		// Namespaces are Go registrations (createScope and input mappers), so
-		// they cannot travel over /v1/catalog; the core for a page registers the
-		// spec's example namespace (Issues, plugin "github") itself. It becomes
-		// visible only when the server relays that plugin's own tools, exactly
-		// as the ownership rules require.
-		ns = namespace.NewRegistry()
-		if err := issuesdemo.RegisterIn(ns); err != nil {
-			return "", err
+		// they cannot travel over /v1/catalog; the demo core for a page
+		// (codemode.demo.wasm, demo.go) registers the spec's example namespace
+		// (Issues, plugin "github") itself. It becomes visible only when the
+		// server relays that plugin's own tools, exactly as the ownership
+		// rules require. The shipped core has none.
+		if demoNamespaces != nil {
+			ns = namespace.NewRegistry()
+			if err := demoNamespaces(ns); err != nil {
+				return "", err
+			}
 		}
 		rem, err := remote.Load(ctx, remote.Options{URL: opts.ServerTools.URL, Headers: opts.ServerTools.Headers, Do: h.fetch})
 		if err != nil {

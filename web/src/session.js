@@ -50,6 +50,9 @@ export class Session extends EventTarget {
       app: APP,
       clientTools: this.clientTools,
       assets: new URL("./", location.href),
+      // The IDE is a demo: its core (codemode.demo.wasm) has the spec's
+      // Issues namespace for codemode serve's example toolset.
+      demo: true,
     };
     if (this.config) opts.config = this.config;
     if (this.serverUrl) opts.serverTools = { url: this.serverUrl };

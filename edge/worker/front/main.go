@@ -15,11 +15,16 @@ import (
 	"runtime"
 	"syscall/js"
 
+	"github.com/codemode-go/codemode/internal/demo"
 	"github.com/codemode-go/codemode/internal/worker"
 	json "github.com/goccy/go-json"
 	"github.com/syumai/workers/cloudflare"
 	"github.com/syumai/workers/cloudflare/fetch"
 )
+
+// exampleTools is the example toolset: nil in the shipped front, set by
+// demo.go in the demo build (./build.sh worker-dev, test-worker).
+var exampleTools demo.Tools
 
 // Binding is the Durable Object namespace of the sessions (wrangler.jsonc).
 const Binding = "CODEMODE_SESSION"
@@ -52,7 +57,7 @@ func front(logger *slog.Logger) http.Handler {
 	// net/http's own fetch transport calls fetch on the runtime-context
 	// proxy ("Illegal invocation" in workerd): call it on globalThis.
 	client := fetch.NewClient(fetch.WithBinding(js.Global().Get("globalThis"))).HTTPClient(fetch.RedirectModeFollow)
-	h, err := worker.NewFront(worker.FrontOptions{Settings: s, Send: send, Client: client, Logger: logger})
+	h, err := worker.NewFront(worker.FrontOptions{Settings: s, Send: send, Client: client, Logger: logger, ExampleTools: exampleTools})
 	if err != nil {
 		return unavailable("the Worker could not start: " + err.Error())
 	}

@@ -20,16 +20,15 @@ import (
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/cli"
-	"github.com/codemode-go/codemode/internal/namespace"
+	"github.com/codemode-go/codemode/internal/demo"
 	"github.com/codemode-go/codemode/internal/serverconfig"
-	"github.com/codemode-go/codemode/internal/toolset"
 )
 
 func usage(w io.Writer) {
 	fmt.Fprintln(w, `usage: codemode.wasip1.wasm exec [-e CODE | -f FILE] [--language javascript|typescript] [--config FILE] [--wait]
 
-Runs one Code Mode cell against the example toolset and prints each result as
-one JSON line. Files are read through the WASI host's preopened directories.`)
+Runs one Code Mode cell and prints each result as one JSON line (the demo
+build, -tags codemode_demo, has the example toolset). Files are read through the WASI host's preopened directories.`)
 }
 
 func main() {
@@ -41,8 +40,12 @@ func main() {
 	os.Exit(cli.Exec(context.Background(), args[1:], cli.Streams{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}, usage, start))
 }
 
-// start is exec's cli.Start under WASI: the config file, the example toolset,
-// no MCP servers.
+// exampleTools is the example toolset: nil in the shipped module, set by
+// demo.go in the demo build.
+var exampleTools demo.Tools
+
+// start is exec's cli.Start under WASI: the config file, the example toolset
+// in the demo build, no MCP servers.
 func start(ctx context.Context, file string, stderr io.Writer) (*core.Runtime, func(), int) {
 	cfg := serverconfig.Default()
 	var err error
@@ -62,16 +65,10 @@ func start(ctx context.Context, file string, stderr io.Writer) (*core.Runtime, f
 		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
 		return nil, nil, 2
 	}
-	var tools []catalog.Tool
-	var ns *namespace.Registry
-	if cfg.ExampleTools {
-		if tools, err = toolset.Tools(); err == nil {
-			ns, err = toolset.Namespaces()
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "codemode: %v\n", err)
-			return nil, nil, 1
-		}
+	tools, ns, err := exampleTools.Select(cfg.ExampleTools)
+	if err != nil {
+		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
+		return nil, nil, 2
 	}
 	rt, err := core.New(ctx, core.Options{Config: cfg.CodeMode, Namespaces: ns,
 		Tools: func(context.Context, core.Scope) ([]catalog.Tool, error) { return tools, nil }})
