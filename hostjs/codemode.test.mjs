@@ -74,6 +74,8 @@ test("options are checked in JavaScript: a TypeError names the option", async ()
     [{ thread: "fiber" }, /options\.thread must be "worker" or "inline"/],
     [{ asset: "x" }, /unknown option "asset"/],
     [{ config: { enabled: false } }, /enabled is implied/],
+    [{ demo: "yes" }, /options\.demo must be a boolean/],
+    [{ demo: true, engine: "wazero" }, /options\.demo needs engine "host"/],
   ];
   for (const [opts, re] of cases) {
     await assert.rejects(createCodeMode(opts), (e) => e instanceof TypeError && re.test(e.message), JSON.stringify(opts));
@@ -222,6 +224,21 @@ test("server tools: shipping_list relayed with its output hint", async () => {
   const r = await cm.exec({ code: `const [t] = await tools.search("list shipments"); const s = await tools.callValue(t.id, {}); return s.length > 0 && s.every((x) => typeof x.tons === "number");` });
   assert.equal(r.status, "completed", JSON.stringify(r));
   assert.equal(r.value, true);
+});
+
+test("the Issues namespace is only in the demo core (demo: true, codemode.demo.wasm), not in the shipped codemode.wasm", async () => {
+  const code = `return "Issues" in namespaces ? (await Issues.list({ state: "closed" })).length : "no Issues"`;
+  const shipped = await cm.exec({ code });
+  assert.equal(shipped.status, "completed", JSON.stringify(shipped));
+  assert.equal(shipped.value, "no Issues");
+  const demo = await createCodeMode({ assets, demo: true, serverTools: { url: serverURL } });
+  try {
+    const r = await demo.exec({ code });
+    assert.equal(r.status, "completed", JSON.stringify(r));
+    assert.equal(r.value, 1);
+  } finally {
+    await demo.close();
+  }
 });
 
 test("server MCP tools appear under MCP.<server> with API files", async () => {
