@@ -98,6 +98,9 @@ test_wasip1() {
   log "wasip1 command under node:wasi (a cell file through the /data preopen)"
   local out; out=$(cd wasm/wasip1/examples && node --no-warnings command.mjs ../../../build/codemode.wasip1.wasm exec -f /data/cell.js)
   case "$out" in *'"value":[2,4]'*'"text":"from a file"'*) ;; *) die "wasip1 command under node:wasi printed: $out" ;; esac
+  log "wasip1 command: the shipped module refuses exampleTools, naming the demo build"
+  out=$(cd wasm/wasip1/examples && node --no-warnings command.mjs ../../../build/codemode.wasip1.wasm exec --config /data/exampletools.json5 -e 'return 1' 2>&1) && die "the shipped wasip1 command accepted exampleTools: $out"
+  case "$out" in *'exampleTools: this build has no example tools'*codemode_demo*) ;; *) die "wasip1 command: exampleTools answered: $out" ;; esac
 }
 
 # bench-wasip1: module size, instantiate + first result, fresh VM, trivial exec,

@@ -66,8 +66,8 @@ func start(ctx context.Context, file string, stderr io.Writer) (*core.Runtime, f
 		return nil, nil, 2
 	}
 	tools, ns, err := exampleTools.Select(cfg.ExampleTools)
-	if err != nil {
-		fmt.Fprintf(stderr, "codemode: config: %v\n", err)
+	if err != nil { // only a config file can ask for them: name it
+		fmt.Fprintf(stderr, "codemode: config: %s: %v\n", file, err)
 		return nil, nil, 2
 	}
 	rt, err := core.New(ctx, core.Options{Config: cfg.CodeMode, Namespaces: ns,
