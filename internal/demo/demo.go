@@ -29,7 +29,7 @@ type Tools func() ([]catalog.Tool, *namespace.Registry, error)
 // in a build without them. It names the builds that have them.
 var ErrNotInThisBuild = errors.New("exampleTools: this build has no example tools (shipping_list, echo, sleep_ms, the Issues namespace); " +
 	"they are only in the demo builds: the codemode CLI (codemode serve, codemode exec), and the wasip1 modules, the Worker front " +
-	"and the page's core built with -tags " + Tag + " (./build.sh worker-dev, test-worker; the web IDE's codemode.demo.wasm). " +
+	"and the page's core built with -tags " + Tag + " (./build.sh worker --demo, worker-dev, test-worker; the web IDE's codemode.demo.wasm). " +
 	"Remove exampleTools (or set it to false) and give the runtime your own tools")
 
 // Select answers the example tools a config asks for. asked is the config's
@@ -46,10 +46,4 @@ func (t Tools) Select(asked *bool) ([]catalog.Tool, *namespace.Registry, error) 
 		return nil, nil, nil
 	}
 	return t()
-}
-
-// Enabled reports whether Select answers the example tools for asked (no
-// error, tools wanted and present).
-func (t Tools) Enabled(asked *bool) bool {
-	return t != nil && (asked == nil || *asked)
 }
