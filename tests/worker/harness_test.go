@@ -105,10 +105,12 @@ func freePort() int {
 // two principals, the test timeoutMs and server-everything as a remote MCP server.
 func startWrangler() error {
 	tokens, _ := json.Marshal([]map[string]string{{"principal": "alice", "token": tokenAlice}, {"principal": "bob", "token": tokenBob}})
-	// One config document, as codemode serve reads it: the test's
-	// tools.codeMode and server-everything as a remote MCP server.
+	// One config document, as codemode serve reads it: the example toolset
+	// (only the demo build has it: a shipped build answers 503 naming
+	// ./build.sh worker --demo), the test's tools.codeMode and
+	// server-everything as a remote MCP server.
 	// CORS for one made-up page origin, so preflights reach the front.
-	doc := fmt.Sprintf("{tools: {codeMode: %s}, mcp: {servers: {everything: {url: %q}}}, cors: {allowedOrigins: [%q]}}", env.config, env.mcpURL, ideOrigin)
+	doc := fmt.Sprintf("{exampleTools: true, tools: {codeMode: %s}, mcp: {servers: {everything: {url: %q}}}, cors: {allowedOrigins: [%q]}}", env.config, env.mcpURL, ideOrigin)
 	args := []string{filepath.Join(env.root, "node_modules/.bin/wrangler"), "dev", "--local", "-c", "edge/worker/wrangler.jsonc",
 		"--ip", "127.0.0.1", "--port", fmt.Sprint(env.port), "--inspector-port", fmt.Sprint(freePort()),
 		"--show-interactive-dev-session=false", "--log-level", "log", "--compatibility-date", "2026-05-03",
@@ -138,6 +140,7 @@ func startWrangler() error {
 
 func waitHealthy(url string, limit time.Duration, p *proc) error {
 	deadline := time.Now().Add(limit)
+	last := ""
 	for time.Now().Before(deadline) {
 		select {
 		case <-p.done:
@@ -145,14 +148,16 @@ func waitHealthy(url string, limit time.Duration, p *proc) error {
 		default:
 		}
 		if resp, err := http.Get(url); err == nil {
+			b, _ := io.ReadAll(io.LimitReader(resp.Body, 1024))
 			resp.Body.Close()
 			if resp.StatusCode < 500 {
 				return nil
 			}
+			last = fmt.Sprintf(" (last answer %d: %s)", resp.StatusCode, b)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	return fmt.Errorf("%s did not answer within %v", url, limit)
+	return fmt.Errorf("%s did not answer within %v%s", url, limit, last)
 }
 
 func TestMain(m *testing.M) {
@@ -172,7 +177,7 @@ func run(m *testing.M) (int, error) {
 	wd, _ := os.Getwd()
 	env.root = filepath.Clean(filepath.Join(wd, "..", ".."))
 	if _, err := os.Stat(filepath.Join(env.root, "build/worker/front.wasm")); err != nil {
-		return 0, fmt.Errorf("build/worker is missing: run ./build.sh worker first")
+		return 0, fmt.Errorf("build/worker is missing: run ./build.sh worker --demo first (the suite calls the example toolset)")
 	}
 	os.RemoveAll(filepath.Join(env.root, "build", "worker-test-state"))
 	mport := freePort()
