@@ -45,9 +45,10 @@ func freeLoopbackPort() (int, error) {
 	return ln.Addr().(*net.TCPAddr).Port, nil
 }
 
-// workerCodeMode is the Worker's CODEMODE_CONFIG for the soak.
+// workerCodeMode is the Worker's CODEMODE_CONFIG for the soak: the example
+// toolset, which only the demo build has (./build.sh worker --demo).
 func workerCodeMode(timeoutMs, ttl int) string {
-	return fmt.Sprintf(`{tools: {codeMode: {enabled: true, timeoutMs: %d, snapshotTtlSeconds: %d}}}`, timeoutMs, ttl)
+	return fmt.Sprintf(`{exampleTools: true, tools: {codeMode: {enabled: true, timeoutMs: %d, snapshotTtlSeconds: %d}}}`, timeoutMs, ttl)
 }
 
 // startWorkerd runs the Worker on local workerd (offline, quiet) with the
@@ -55,7 +56,7 @@ func workerCodeMode(timeoutMs, ttl int) string {
 // /healthz answers and workerd's pid is known.
 func startWorkerd(root string, timeoutMs, ttl int) (*workerdTarget, error) {
 	if _, err := os.Stat(filepath.Join(root, "build/worker/front.wasm")); err != nil {
-		return nil, fmt.Errorf("build/worker is missing: run ./build.sh worker first")
+		return nil, fmt.Errorf("build/worker is missing: run ./build.sh worker --demo first (the soak calls the example toolset)")
 	}
 	port, err := freeLoopbackPort()
 	if err != nil {
