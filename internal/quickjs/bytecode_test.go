@@ -22,7 +22,7 @@ func TestKitBytecodeIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := quickjs.SealFor(context.Background(), pickEngine(t, true), string(src), "kit.js")
+	want, err := quickjs.SealFor(context.Background(), pickEngine(t, false), string(src), "kit.js")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ const throwingPrelude = `(function (host) {
 func probeRuntime(t *testing.T, sealed []byte) any {
 	t.Helper()
 	ctx := context.Background()
-	rt, err := quickjs.New(ctx, quickjs.Config{Engine: pickEngine(t, true), Prelude: throwingPrelude, PreludeSealed: sealed})
+	rt, err := quickjs.New(ctx, quickjs.Config{Engine: pickEngine(t, false), Prelude: throwingPrelude, PreludeSealed: sealed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func probeRuntime(t *testing.T, sealed []byte) any {
 // TestSealedPreludeReadsAsSource: a template made from the prelude's bytecode
 // is indistinguishable to a guest from one made from its source.
 func TestSealedPreludeReadsAsSource(t *testing.T) {
-	sealed, err := quickjs.SealFor(context.Background(), pickEngine(t, true), throwingPrelude, "prelude.js")
+	sealed, err := quickjs.SealFor(context.Background(), pickEngine(t, false), throwingPrelude, "prelude.js")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,13 +103,13 @@ func TestSealedPreludeReadsAsSource(t *testing.T) {
 // bytecode version, which traps) or that was made from another source leaves
 // the template to the source.
 func TestStaleSealIsIgnored(t *testing.T) {
-	sealed, err := quickjs.SealFor(context.Background(), pickEngine(t, true), throwingPrelude, "prelude.js")
+	sealed, err := quickjs.SealFor(context.Background(), pickEngine(t, false), throwingPrelude, "prelude.js")
 	if err != nil {
 		t.Fatal(err)
 	}
 	otherVersion := bytes.Clone(sealed)
 	otherVersion[8] ^= 0x40 // the first bytecode byte is QuickJS's BC_VERSION
-	otherSource, err := quickjs.SealFor(context.Background(), pickEngine(t, true), `(function () { globalThis.hostMarker = 1; return {}; })`, "prelude.js")
+	otherSource, err := quickjs.SealFor(context.Background(), pickEngine(t, false), `(function () { globalThis.hostMarker = 1; return {}; })`, "prelude.js")
 	if err != nil {
 		t.Fatal(err)
 	}
