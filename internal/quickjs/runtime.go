@@ -37,8 +37,9 @@ type Config struct {
 	Prelude string
 	// PreludeSealed, when it holds Prelude's bytecode sealed by bcgen for
 	// the pinned quickjs.wasm (Seal), is evaluated instead of the source.
-	// Only embedded files belong here; Wasm (when set) must be the pinned
-	// binary, as wasmbin.Select checks.
+	// Only embedded files belong here, and the module must be the pinned
+	// binary's (wasmbin.Select checks bytes handed in; a host engine's
+	// compiled module is the build's quickjs.wasm).
 	PreludeSealed []byte
 	// Deterministic fixes the clock (Clock, default 2024-01-01T00:00:00Z) and
 	// seeds all randomness from Seed, for reproducible tests.
@@ -119,9 +120,9 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 	if l, ok := cfg.Engine.(engine.NestingLimiter); ok {
 		r.maxNesting = l.MaxNesting()
 	}
-	// QuickJS checks bytecode no further than its version, and another
-	// version traps rather than refusing it: a template that fails from the
-	// embedded bytecode is built again from the sources.
+	// A template that fails from the embedded bytecode is built again from
+	// the sources (the bytecode is for the pinned quickjs.wasm only: QuickJS
+	// checks no more than its version byte, and a wrong one can trap).
 	if err := r.buildTemplate(ctx, true); err != nil {
 		if err = r.buildTemplate(ctx, false); err != nil {
 			return nil, err
