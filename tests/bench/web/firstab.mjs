@@ -12,7 +12,7 @@
 // ratio to the reference (served from the first DIR).
 import { chromium } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { chromiumArgs, median, startServe } from "./serve.mjs";
+import { chromiumArgs, firstResult, median, startServe } from "./serve.mjs";
 
 const [rounds, ...dirs] = process.argv.slice(2);
 if (!(Number(rounds) > 0) || dirs.length === 0) throw new Error("usage: node tests/bench/web/firstab.mjs ROUNDS DIR [DIR...]");
@@ -23,14 +23,6 @@ for (const dir of dirs) servers.push({ dir, ...(await startServe({ dir, stderr: 
 const sides = [{ name: "ref", url: `${servers[0].url}bench/first.html?side=ref` },
   ...servers.map((s) => ({ name: s.dir, url: `${s.url}bench/first.html?side=ours` }))];
 for (const s of sides) s.cold = [], s.warm = [];
-
-async function firstResult(page, url) {
-  await page.goto(url);
-  await page.waitForFunction(() => window.firstResult, null, { timeout: 120_000, polling: 20 });
-  const r = await page.evaluate(() => window.firstResult);
-  if (r.value !== 42) throw new Error(`${url} answered ${JSON.stringify(r.value)}`);
-  return r.ms;
-}
 
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: chromiumArgs });
 try {

@@ -22,3 +22,12 @@ export async function startServe({ stderr = "inherit", dir } = {}) {
   });
   return { url: `http://127.0.0.1:${port}/`, server };
 }
+
+/** Navigation start to window.firstResult of bench/first.html on page, in ms (bench.mjs, firstab.mjs). */
+export async function firstResult(page, url) {
+  await page.goto(url);
+  await page.waitForFunction(() => window.firstResult, null, { timeout: 120_000, polling: 20 });
+  const r = await page.evaluate(() => window.firstResult);
+  if (r.value !== 42) throw new Error(`${url} answered ${JSON.stringify(r.value)}`);
+  return r.ms;
+}
