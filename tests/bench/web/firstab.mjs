@@ -10,9 +10,8 @@
 //
 // Prints per side the cold and warm medians with every value, and each DIR's
 // ratio to the reference (served from the first DIR).
-import { chromium } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { chromiumArgs, firstResult, median, startServe } from "./serve.mjs";
+import { alternating, firstResult, median, startServe } from "./serve.mjs";
 
 const [rounds, ...dirs] = process.argv.slice(2);
 if (!(Number(rounds) > 0) || dirs.length === 0) throw new Error("usage: node tests/bench/web/firstab.mjs ROUNDS DIR [DIR...]");
@@ -24,23 +23,12 @@ const sides = [{ name: "ref", url: `${servers[0].url}bench/first.html?side=ref` 
   ...servers.map((s) => ({ name: s.dir, url: `${s.url}bench/first.html?side=ours` }))];
 for (const s of sides) s.cold = [], s.warm = [];
 
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: chromiumArgs });
-try {
-  for (let i = 0; i < Number(rounds); i++) {
-    for (const s of i % 2 ? [...sides].reverse() : sides) {
-      const ctx = await browser.newContext();
-      const page = await ctx.newPage();
-      s.cold.push(await firstResult(page, s.url));
-      await page.close();
-      const again = await ctx.newPage();
-      s.warm.push(await firstResult(again, s.url));
-      await ctx.close();
-    }
-  }
-} finally {
-  await browser.close();
-  for (const s of servers) s.server.kill("SIGTERM");
-}
+await alternating(Number(rounds), sides, servers, async (s, ctx) => {
+  const cold = await ctx.newPage();
+  s.cold.push(await firstResult(cold, s.url));
+  await cold.close(); // as bench.mjs: the warm load is a new page and worker with the same HTTP cache
+  s.warm.push(await firstResult(await ctx.newPage(), s.url));
+});
 const f = (xs) => `${median(xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(" ")})`;
 console.log(`load ${load0} -> ${load()}; ${rounds} rounds`);
 const ref = sides[0];
