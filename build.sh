@@ -606,8 +606,8 @@ bench_worker() {
 # wire-type section of hostjs/codemode.d.ts, wasm/wasip1/abi.d.ts);
 # internal/ops/gen's test fails when a committed one is stale.
 gen() {
-  log "gen: wire types -> hostjs/codemode.d.ts, wasm/wasip1/abi.d.ts"
-  go generate ./internal/ops
+  log "gen: wire types -> hostjs/codemode.d.ts, wasm/wasip1/abi.d.ts; kit.js, prelude.js -> QuickJS bytecode"
+  go generate ./internal/ops ./internal/quickjs ./core
 }
 
 # HELP: one line per user subcommand (tests/buildsh checks that every function
@@ -615,7 +615,7 @@ gen() {
 HELP='run              set up, build, serve the API and the web IDE on http://127.0.0.1:8787/ (args: a codemode subcommand instead)
 test             set up + every test (go vet, go test -race, wasip1, hostjs, hostile, IDE, Worker, gomodule, brief fuzz)
 deps             npm ci and the checksum-checked quickjs.wasm (quick when nothing changed)
-gen              the wire types'"'"' TypeScript declarations from the Go types (codemode.d.ts, abi.d.ts)
+gen              the wire types'"'"' TypeScript declarations (codemode.d.ts, abi.d.ts); kit.js and prelude.js as QuickJS bytecode
 build            build/codemode, build/web (IDE + hostjs), the cross-compile checks and the wasip1 modules
 web              only the web IDE bundle (ide.js, ts.worker.js, ide.css, index.html) into build/web
 build-web        build/web for JavaScript hosts: codemode.wasm (GOOS=js), quickjs.wasm, the shim, .gz/.br

@@ -127,7 +127,7 @@ func (r *run) hostSync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (q
 		if req.Tool != nil {
 			tool = *req.Tool
 		}
-		out, err = r.files.APIHeader(req.Server, tool, req.Schema)
+		out, err = r.files().APIHeader(req.Server, tool, req.Schema)
 	case "api.files":
 		out = r.apiFiles()
 	default:

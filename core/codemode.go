@@ -34,6 +34,13 @@ import (
 //go:embed guest/prelude.js
 var preludeSource string
 
+// preludeSealed is guest/prelude.js compiled to QuickJS bytecode by bcgen
+// (./build.sh gen), which the template evaluates instead of parsing the source.
+//
+//go:generate go run ../internal/quickjs/bcgen guest/prelude.js guest/prelude.bc
+//go:embed guest/prelude.bc
+var preludeSealed []byte
+
 // Bridge host function names; stable, because restored VMs look them up by name.
 const (
 	hostSync  = "__openclaw_sync"
@@ -224,6 +231,7 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 		Wasm:          wasm,
 		HostFunctions: []string{hostSync, hostAsync},
 		Prelude:       preludeSource,
+		PreludeSealed: preludeSealed,
 		Deterministic: opts.host.Deterministic,
 	})
 	if err != nil {

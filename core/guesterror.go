@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/codemode-go/codemode/internal/cellcheck"
@@ -62,7 +63,9 @@ func (c cellText) position(ln, col int) (file string, line, column int, past boo
 	return "cell.js", line, col, past
 }
 
-var cellPos = regexp.MustCompile(`cell\.js:(\d+):(\d+)`)
+// cellPos is compiled on a stack's first mapping, not at package init (every
+// page start would pay for it).
+var cellPos = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`cell\.js:(\d+):(\d+)`) })
 
 // describe is the text of a guest error as the model reads it: "Name:
 // message", then the frames of its cell.
@@ -108,8 +111,8 @@ func guestStack(stack string, cell cellText) (kept string, past bool) {
 		if drop[i] {
 			continue
 		}
-		keep = append(keep, cellPos.ReplaceAllStringFunc(f, func(m string) string {
-			sub := cellPos.FindStringSubmatch(m)
+		keep = append(keep, cellPos().ReplaceAllStringFunc(f, func(m string) string {
+			sub := cellPos().FindStringSubmatch(m)
 			ln, _ := strconv.Atoi(sub[1])
 			col, _ := strconv.Atoi(sub[2])
 			file, l, c, p := cell.position(ln, col)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/codemode-go/codemode/core/mcp"
@@ -30,7 +31,7 @@ type run struct {
 	servers      []*mcp.Server // the MCP servers this run's scope sees
 	restartSafe  bool
 	mcpIDs       map[string]map[string]string // server -> tool -> catalog id
-	files        *apifiles.Files
+	files        func() *apifiles.Files       // the MCP declaration files, rendered on first use
 	mcpSafe      map[string]apifiles.ServerNames
 	ns           *namespace.Runtime
 	openclawIDs  map[[2]string]string // (owner, name) -> catalog id
@@ -121,7 +122,9 @@ func (r *run) init() error {
 		}
 	}
 	decls := apifiles.DeclsFromSpecs(mcpSpecs)
-	r.files = apifiles.RenderWith(decls, r.rt.memo)
+	// Rendered when the guest first reads an API file or header: most cells
+	// never do, and a page's first exec would pay for it on V8's baseline code.
+	r.files = sync.OnceValue(func() *apifiles.Files { return apifiles.RenderWith(decls, r.rt.memo) })
 	r.mcpSafe = apifiles.SafeNames(decls)
 	r.openclawIDs = map[[2]string]string{}
 	for _, e := range r.cat.Entries() {

@@ -92,9 +92,10 @@ func (r *run) apiFiles() apiTable {
 		at += n
 	}
 	add("tools/index.d.ts", "TypeScript declarations of this run's tools", r.cat.DeclarationFile())
-	infos, _ := r.files.List("")
+	mcpFiles := r.files()
+	infos, _ := mcpFiles.List("")
 	for _, fi := range infos {
-		content, err := r.files.Read(fi.Path)
+		content, err := mcpFiles.Read(fi.Path)
 		if err != nil {
 			continue
 		}

@@ -156,12 +156,17 @@ func (a Answer) Encode() (int, []byte) {
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
-		return statusInternal, encodeFailure
+		return statusInternal, encodeFailure()
 	}
 	return status, b
 }
 
-var encodeFailure, _ = json.Marshal((&Refusal{Code: CodeInternal, Message: "the server could not encode its answer"}).Body())
+// encodeFailure is made on the rare failure, not at package init: in a page
+// every start pays for its init work (V8 compiles what it first calls).
+func encodeFailure() []byte {
+	b, _ := json.Marshal((&Refusal{Code: CodeInternal, Message: "the server could not encode its answer"}).Body())
+	return b
+}
 
 // Dispatch answers one operation by name for byte-oriented hosts: the
 // status and the JSON answer (Answer.Encode). An unknown name is a 404

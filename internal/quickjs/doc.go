@@ -12,3 +12,5 @@
 // A VM is not safe for concurrent use. A trap discards the VM; nothing a guest
 // does can take the process down.
 package quickjs
+
+//go:generate go run ./bcgen kit.js kit.bc

@@ -41,6 +41,57 @@ func TestPlanResetCoversTheTemplate(t *testing.T) {
 	}
 }
 
+// planResetBytewise is the plan by its definition, a byte at a time: the
+// maximal zero stretches of at least minZeroSpan bytes, copies between.
+func planResetBytewise(mem []byte) []span {
+	var plan []span
+	copyFrom := 0
+	for i := 0; i < len(mem); {
+		if mem[i] != 0 {
+			i++
+			continue
+		}
+		j := i
+		for j < len(mem) && mem[j] == 0 {
+			j++
+		}
+		if j-i >= minZeroSpan {
+			if i > copyFrom {
+				plan = append(plan, span{off: uint32(copyFrom), n: uint32(i - copyFrom)})
+			}
+			plan = append(plan, span{off: uint32(i), n: uint32(j - i), zero: true})
+			copyFrom = j
+		}
+		i = j
+	}
+	if copyFrom < len(mem) {
+		plan = append(plan, span{off: uint32(copyFrom), n: uint32(len(mem) - copyFrom)})
+	}
+	return plan
+}
+
+// FuzzPlanReset: the probing plan is the bytewise one for any image, here
+// stretches of zeros and ones at lengths and offsets the fuzzer picks (around
+// minZeroSpan and the probe stride, where a probe could miss a stretch).
+func FuzzPlanReset(f *testing.F) {
+	f.Add([]byte{0x10, 0x00, 0x10, 0x00, 0x00, 0x10, 0xff, 0x01, 0x00})
+	f.Add([]byte{0x00, 0x0f, 0x07, 0xf8, 0x0f, 0xf8})
+	f.Fuzz(func(t *testing.T, runs []byte) {
+		var mem []byte
+		for k := 0; k+1 < len(runs) && len(mem) < 1<<20; k += 2 {
+			n := int(runs[k])<<5 | int(runs[k+1]&0x1f) // 0..8191 bytes
+			if runs[k+1]&0x80 != 0 {
+				mem = append(mem, bytes.Repeat([]byte{runs[k+1] | 1}, n)...)
+			} else {
+				mem = append(mem, make([]byte, n)...)
+			}
+		}
+		if got, want := planReset(mem), planResetBytewise(mem); fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Fatalf("plan of %d bytes:\n got %v\nwant %v", len(mem), got, want)
+		}
+	})
+}
+
 // TestResetInstanceIsTheTemplateByteForByte: a VM that scribbled deep on its
 // C stack (deep recursion) and over its heap, then closed, leaves a pooled
 // instance whose memory is the template byte for byte, dead stack frames
@@ -197,6 +248,9 @@ func BenchmarkPlanReset(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer rt.Close(ctx)
+	if got, want := planReset(rt.tmpl.mem), planResetBytewise(rt.tmpl.mem); fmt.Sprint(got) != fmt.Sprint(want) {
+		b.Fatalf("the template's plan differs from the bytewise one:\n got %v\nwant %v", got, want)
+	}
 	for b.Loop() {
 		planReset(rt.tmpl.mem)
 	}

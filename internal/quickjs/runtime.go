@@ -16,6 +16,11 @@ import (
 //go:embed kit.js
 var kitSource string
 
+// kitSealed is kit.js compiled by bcgen (./build.sh gen).
+//
+//go:embed kit.bc
+var kitSealed []byte
+
 // Config describes a Runtime: one compiled module and one template snapshot.
 type Config struct {
 	// Engine runs the module (required).
@@ -30,6 +35,12 @@ type Config struct {
 	// the template and called with an object holding the host functions by name.
 	// Its return value is available on every VM as VM.Prelude().
 	Prelude string
+	// PreludeSealed, when it holds Prelude's bytecode sealed by bcgen for
+	// the pinned quickjs.wasm (Seal), is evaluated instead of the source.
+	// Only embedded files belong here, and the module must be the pinned
+	// binary's (wasmbin.Select checks bytes handed in; a host engine's
+	// compiled module is the build's quickjs.wasm).
+	PreludeSealed []byte
 	// Deterministic fixes the clock (Clock, default 2024-01-01T00:00:00Z) and
 	// seeds all randomness from Seed, for reproducible tests.
 	Deterministic bool
@@ -109,8 +120,13 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 	if l, ok := cfg.Engine.(engine.NestingLimiter); ok {
 		r.maxNesting = l.MaxNesting()
 	}
-	if err := r.buildTemplate(ctx); err != nil {
-		return nil, err
+	// A template that fails from the embedded bytecode is built again from
+	// the sources (the bytecode is for the pinned quickjs.wasm only: QuickJS
+	// checks no more than its version byte, and a wrong one can trap).
+	if err := r.buildTemplate(ctx, true); err != nil {
+		if err = r.buildTemplate(ctx, false); err != nil {
+			return nil, err
+		}
 	}
 	if res, ok := mod.(engine.MemoryReserver); ok {
 		res.ReserveMemory(uint32(len(r.tmpl.mem)))
@@ -120,7 +136,9 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 
 // buildTemplate runs the cold init once: _initialize, qjs_init, the host
 // functions, the kit and the prelude; then it captures the memory image.
-func (r *Runtime) buildTemplate(ctx context.Context) error {
+// With bytecode, the kit and prelude are read from their sealed bytecode where
+// it was made from today's sources.
+func (r *Runtime) buildTemplate(ctx context.Context, bytecode bool) error {
 	vm := &VM{rt: r, tmpl: &template{}, callbacks: map[string]HostFunc{}, grace: GraceTime, graceTicks: GraceTicks}
 	ref := &hostRef{vm: vm}
 	inst, err := r.module.Instantiate(ctx, ref)
@@ -158,7 +176,7 @@ func (r *Runtime) buildTemplate(ctx context.Context) error {
 	}
 	user := vm.Undefined()
 	if r.cfg.Prelude != "" {
-		p, err := vm.Eval(r.cfg.Prelude, "prelude.js")
+		p, err := vm.evalScript(r.cfg.Prelude, "prelude.js", r.sealed(bytecode, r.cfg.Prelude, r.cfg.PreludeSealed))
 		if err != nil {
 			return fmt.Errorf("quickjs: prelude: %w", err)
 		}
@@ -169,7 +187,7 @@ func (r *Runtime) buildTemplate(ctx context.Context) error {
 		}
 	}
 	vm.Free(host)
-	k, err := vm.Eval(kitSource, "kit.js")
+	k, err := vm.evalScript(kitSource, "kit.js", r.sealed(bytecode, kitSource, kitSealed))
 	if err != nil {
 		return fmt.Errorf("quickjs: kit: %w", err)
 	}
@@ -208,6 +226,14 @@ func (r *Runtime) buildTemplate(ctx context.Context) error {
 		vm.dead = ErrClosed // the deferred discard must not close it
 	}
 	return nil
+}
+
+// sealed is src's bytecode from sealed, or nil: not wanted, or not made from src.
+func (r *Runtime) sealed(want bool, src string, sealed []byte) []byte {
+	if !want {
+		return nil
+	}
+	return Unseal(src, sealed)
 }
 
 // TemplateBytes is the size of the template's memory image.

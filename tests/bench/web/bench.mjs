@@ -22,6 +22,7 @@
 import { chromium } from "@playwright/test";
 import { spawn, execFileSync } from "node:child_process";
 import { readFileSync, statSync, writeFileSync, existsSync } from "node:fs";
+import { firstResult } from "./serve.mjs";
 
 const ROUNDS = Number(process.env.BENCH_WEB_ROUNDS ?? 5);
 // Client-tool rounds per page: the first TOOL_FIRST are reported apart.
@@ -44,15 +45,6 @@ await new Promise((resolve, reject) => {
 
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args });
-
-/** Navigation start to window.firstResult on page, in ms. */
-async function firstResult(page, url) {
-  await page.goto(url);
-  await page.waitForFunction(() => window.firstResult, null, { timeout: 120_000, polling: 20 });
-  const r = await page.evaluate(() => window.firstResult);
-  if (r.value !== 42) throw new Error(`${url} answered ${JSON.stringify(r.value)}`);
-  return r.ms;
-}
 
 // 1. Page first result, ours and the reference alternating (ABBA), cold then warm.
 const first = { ours: { cold: [], warm: [] }, ref: { cold: [], warm: [] } };

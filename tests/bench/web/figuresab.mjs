@@ -10,9 +10,8 @@
 // Prints per DIR the medians and every value: first TS cell, later TS cells,
 // client-tool rounds 1-5 (V8 still tiering up) and rounds 6-20 (the steady
 // state, which bench-web's target reads).
-import { chromium } from "@playwright/test";
 import { readFileSync } from "node:fs";
-import { chromiumArgs, median, startServe } from "./serve.mjs";
+import { alternating, median, startServe } from "./serve.mjs";
 
 const [rounds, ...dirs] = process.argv.slice(2);
 if (!(Number(rounds) > 0) || dirs.length === 0) throw new Error("usage: node tests/bench/web/figuresab.mjs ROUNDS DIR [DIR...]");
@@ -20,23 +19,13 @@ const load = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).
 const load0 = load();
 const sides = [];
 for (const dir of dirs) sides.push({ dir, ...(await startServe({ dir, stderr: "ignore" })), figs: [] });
-const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: chromiumArgs });
-try {
-  for (let i = 0; i < Number(rounds); i++) {
-    for (const s of i % 2 ? [...sides].reverse() : sides) {
-      const ctx = await browser.newContext();
-      const page = await ctx.newPage();
-      page.on("pageerror", (e) => console.error(`${s.dir}: page error:`, e.message));
-      await page.goto(`${s.url}bench/figures.html?rounds=5&toolRounds=20`);
-      await page.waitForFunction(() => window.figures, null, { timeout: 180_000, polling: 50 });
-      s.figs.push(await page.evaluate(() => window.figures));
-      await ctx.close();
-    }
-  }
-} finally {
-  await browser.close();
-  for (const s of sides) s.server.kill("SIGTERM");
-}
+await alternating(Number(rounds), sides, sides, async (s, ctx) => {
+  const page = await ctx.newPage();
+  page.on("pageerror", (e) => console.error(`${s.dir}: page error:`, e.message));
+  await page.goto(`${s.url}bench/figures.html?rounds=5&toolRounds=20`);
+  await page.waitForFunction(() => window.figures, null, { timeout: 180_000, polling: 50 });
+  s.figs.push(await page.evaluate(() => window.figures));
+});
 const f = (xs) => `${median(xs).toFixed(1)} (${xs.map((x) => x.toFixed(0)).join(" ")})`;
 console.log(`load ${load0} -> ${load()}`);
 for (const s of sides) {
