@@ -17,31 +17,62 @@ import (
 // the binary, never from a guest or a request, and only for the pinned
 // quickjs.wasm (a wasm binary handed in is checked against the same sum).
 //
-// A sealed file is the 8-byte FNV-1a hash of the source it was made from,
-// then the bytecode: a source edited without `./build.sh gen` no longer
-// matches, and the template falls back to evaluating the source.
+// A sealed file is an 8-byte FNV-1a hash of the QuickJS version that compiled
+// it and the source it was made from, then the bytecode: a source edited
+// without `./build.sh gen` no longer matches, nor does a quickjs.wasm of
+// another QuickJS handed in as a compiled module (hostjs's modules.quickjs,
+// whose bytes the core cannot check; QuickJS itself checks no more than a
+// version byte, and other bytecode can trap), and the template falls back to
+// evaluating the source.
 
 // sealSize is the length of a sealed file's header.
 const sealSize = 8
 
-func sourceHash(src string) uint64 {
+func sourceHash(version, src string) uint64 {
 	h := fnv.New64a()
+	h.Write([]byte(version))
+	h.Write([]byte{0})
 	h.Write([]byte(src))
 	return h.Sum64()
 }
 
-// Seal is bytecode compiled from src, prefixed with src's hash (bcgen's output).
-func Seal(src string, bytecode []byte) []byte {
-	out := binary.LittleEndian.AppendUint64(make([]byte, 0, sealSize+len(bytecode)), sourceHash(src))
+// Seal is bytecode compiled from src by QuickJS version, prefixed with their
+// hash (bcgen's output).
+func Seal(version, src string, bytecode []byte) []byte {
+	out := binary.LittleEndian.AppendUint64(make([]byte, 0, sealSize+len(bytecode)), sourceHash(version, src))
 	return append(out, bytecode...)
 }
 
-// Unseal is the bytecode in sealed if it was made from src, else nil.
-func Unseal(src string, sealed []byte) []byte {
-	if len(sealed) <= sealSize || binary.LittleEndian.Uint64(sealed) != sourceHash(src) {
+// Unseal is the bytecode in sealed if QuickJS version made it from src, else nil.
+func Unseal(version, src string, sealed []byte) []byte {
+	if len(sealed) <= sealSize || binary.LittleEndian.Uint64(sealed) != sourceHash(version, src) {
 		return nil
 	}
 	return sealed[sealSize:]
+}
+
+// maxVersionLen bounds the read of QuickJS's version string.
+const maxVersionLen = 64
+
+// quickjsVersion is the version string of the QuickJS this VM runs
+// ("" when the module has no such export or the string is unreadable, which
+// matches no seal).
+func (vm *VM) quickjsVersion() string {
+	p, err := vm.call("qjs_get_quickjs_version")
+	if err != nil || p == 0 {
+		return ""
+	}
+	for n := uint32(0); n < maxVersionLen; n++ {
+		b, ok := vm.mem.View(uint32(p)+n, 1)
+		if !ok {
+			return ""
+		}
+		if b[0] == 0 {
+			s, _ := vm.mem.View(uint32(p), n)
+			return string(s)
+		}
+	}
+	return ""
 }
 
 // Compile compiles src as a global script to bytecode (with its source and
@@ -124,5 +155,12 @@ func SealFor(ctx context.Context, eng engine.Engine, src, filename string) ([]by
 	if err != nil {
 		return nil, err
 	}
-	return Seal(src, bc), nil
+	return Seal(vm.quickjsVersion(), src, bc), nil
 }
+
+// PinnedVersion is the QuickJS version of the pinned quickjs.wasm, the one
+// the committed bytecode is sealed for (TestPinnedVersion checks it).
+const PinnedVersion = "0.18.0"
+
+// QuickJSVersion is the version string of the QuickJS this VM runs.
+func (vm *VM) QuickJSVersion() string { return vm.quickjsVersion() }

@@ -12,7 +12,7 @@ import (
 
 // TestKitBytecodeIsCurrent: the committed kit.bc is what bcgen makes from
 // today's kit.js (a stale one would only be ignored at run time, see
-// TestStaleSealIsIgnored, and cost the start its parse again).
+// TestSealDecides, and cost the start its parse again).
 func TestKitBytecodeIsCurrent(t *testing.T) {
 	src, err := os.ReadFile("kit.js")
 	if err != nil {
@@ -31,19 +31,39 @@ func TestKitBytecodeIsCurrent(t *testing.T) {
 	}
 }
 
+// TestPinnedVersion: the pinned quickjs.wasm reports the version the
+// committed bytecode is sealed for.
+func TestPinnedVersion(t *testing.T) {
+	rt, err := quickjs.New(context.Background(), quickjs.Config{Engine: pickEngine(t, false)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close(context.Background())
+	vm, err := rt.NewVM(context.Background(), quickjs.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer vm.Close()
+	if got := vm.QuickJSVersion(); got != quickjs.PinnedVersion {
+		t.Fatalf("quickjs.wasm reports QuickJS %q, PinnedVersion is %q: update it and run ./build.sh gen", got, quickjs.PinnedVersion)
+	}
+}
+
 func TestUnseal(t *testing.T) {
-	sealed := quickjs.Seal("src", []byte{1, 2, 3})
+	sealed := quickjs.Seal(quickjs.PinnedVersion, "src", []byte{1, 2, 3})
 	for _, c := range []struct {
-		name, src string
-		sealed    []byte
-		want      []byte
+		name, version, src string
+		sealed             []byte
+		want               []byte
 	}{
-		{"made from src", "src", sealed, []byte{1, 2, 3}},
-		{"source edited since", "src2", sealed, nil},
-		{"header only", "src", sealed[:8], nil},
-		{"empty", "src", nil, nil},
+		{"made from src", quickjs.PinnedVersion, "src", sealed, []byte{1, 2, 3}},
+		{"source edited since", quickjs.PinnedVersion, "src2", sealed, nil},
+		{"another QuickJS (a module handed in)", "0.17.0", "src", sealed, nil},
+		{"a module without a version", "", "src", sealed, nil},
+		{"header only", quickjs.PinnedVersion, "src", sealed[:8], nil},
+		{"empty", quickjs.PinnedVersion, "src", nil, nil},
 	} {
-		if got := quickjs.Unseal(c.src, c.sealed); !bytes.Equal(got, c.want) {
+		if got := quickjs.Unseal(c.version, c.src, c.sealed); !bytes.Equal(got, c.want) {
 			t.Errorf("%s: Unseal = %v, want %v", c.name, got, c.want)
 		}
 	}
@@ -99,17 +119,29 @@ func TestSealedPreludeReadsAsSource(t *testing.T) {
 	}
 }
 
-// TestStaleSealIsIgnored: bytecode made from another source than the
-// prelude's (an edit without ./build.sh gen) leaves the template to the source.
-// (Bytecode for another QuickJS is not tested here: QuickJS checks no more
-// than its version byte, and on V8 a mismatched read overflows the stack
-// inside QuickJS; the bytecode is only ever for the pinned quickjs.wasm.)
-func TestStaleSealIsIgnored(t *testing.T) {
-	otherSource, err := quickjs.SealFor(context.Background(), pickEngine(t, false), `(function () { globalThis.hostMarker = 1; return {}; })`, "prelude.js")
+// TestSealDecides: the template reads the sealed bytecode exactly when its
+// seal names the prelude's source and this module's QuickJS, and the source
+// otherwise: an edit without ./build.sh gen, or a quickjs.wasm of another
+// QuickJS handed in as a compiled module (QuickJS checks no more than its
+// version byte, and on V8 a mismatched read can overflow the stack inside
+// QuickJS). The bytecode here sets hostMarker 1, the source 7.
+func TestSealDecides(t *testing.T) {
+	other, err := quickjs.SealFor(context.Background(), pickEngine(t, false), `(function () { globalThis.hostMarker = 1; return {}; })`, "prelude.js")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := probeRuntime(t, otherSource).([]any); got[2] != float64(7) {
-		t.Errorf("hostMarker = %v, want the source's 7", got[2])
+	raw := other[8:]
+	for _, c := range []struct {
+		name   string
+		sealed []byte
+		want   float64
+	}{
+		{"sealed for this prelude and QuickJS: the bytecode", quickjs.Seal(quickjs.PinnedVersion, throwingPrelude, raw), 1},
+		{"made from another source: the source", other, 7},
+		{"sealed for another QuickJS: the source", quickjs.Seal("0.17.0", throwingPrelude, raw), 7},
+	} {
+		if got := probeRuntime(t, c.sealed).([]any); got[2] != c.want {
+			t.Errorf("%s: hostMarker = %v, want %v", c.name, got[2], c.want)
+		}
 	}
 }

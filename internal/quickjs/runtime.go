@@ -174,9 +174,13 @@ func (r *Runtime) buildTemplate(ctx context.Context, bytecode bool) error {
 			return err
 		}
 	}
+	version := ""
+	if bytecode {
+		version = vm.quickjsVersion()
+	}
 	user := vm.Undefined()
 	if r.cfg.Prelude != "" {
-		p, err := vm.evalScript(r.cfg.Prelude, "prelude.js", r.sealed(bytecode, r.cfg.Prelude, r.cfg.PreludeSealed))
+		p, err := vm.evalScript(r.cfg.Prelude, "prelude.js", r.sealed(bytecode, version, r.cfg.Prelude, r.cfg.PreludeSealed))
 		if err != nil {
 			return fmt.Errorf("quickjs: prelude: %w", err)
 		}
@@ -187,7 +191,7 @@ func (r *Runtime) buildTemplate(ctx context.Context, bytecode bool) error {
 		}
 	}
 	vm.Free(host)
-	k, err := vm.evalScript(kitSource, "kit.js", r.sealed(bytecode, kitSource, kitSealed))
+	k, err := vm.evalScript(kitSource, "kit.js", r.sealed(bytecode, version, kitSource, kitSealed))
 	if err != nil {
 		return fmt.Errorf("quickjs: kit: %w", err)
 	}
@@ -229,11 +233,11 @@ func (r *Runtime) buildTemplate(ctx context.Context, bytecode bool) error {
 }
 
 // sealed is src's bytecode from sealed, or nil: not wanted, or not made from src.
-func (r *Runtime) sealed(want bool, src string, sealed []byte) []byte {
+func (r *Runtime) sealed(want bool, version, src string, sealed []byte) []byte {
 	if !want {
 		return nil
 	}
-	return Unseal(src, sealed)
+	return Unseal(version, src, sealed)
 }
 
 // TemplateBytes is the size of the template's memory image.
