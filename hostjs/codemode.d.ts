@@ -57,7 +57,7 @@ export interface CodeModeOptions {
   assets?: string | URL;
   /**
    * Hosts that forbid compiling bytes (workerd) hand in the imported modules; needs thread "inline" and wasm_exec.js loaded.
-   * Each must be this build's file of that name: the core starts QuickJS from bytecode made for its quickjs.wasm.
+   * Each should be this build's file of that name: the core starts QuickJS from bytecode sealed for its QuickJS version (another version starts from source, slower).
    * tsx (build/web's tsx.wasm, the TypeScript transform) is instantiated on the first TypeScript cell; without it such a cell fails naming it.
    */
   modules?: { codemode: WebAssembly.Module; quickjs: WebAssembly.Module; tsx?: WebAssembly.Module };
