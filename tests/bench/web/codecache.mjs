@@ -2,7 +2,7 @@
 // bench/first.html and read back by a warm one, in a browser without DevTools
 // and under Playwright? (issue 23; RESULTS.md, code-cache)
 //
-//   node tests/bench/web/codecache.mjs [DIR] [--side ours|ref] [--linger MS] [--cold raw|playwright] [--warm raw|playwright] [--warm-linger MS] [--drop] [--js-flags FLAGS]
+//   node tests/bench/web/codecache.mjs [DIR] [--side ours|ref] [--linger MS] [--cold raw|playwright|incognito] [--warm raw|playwright|incognito] [--warm-linger MS] [--drop] [--js-flags FLAGS]
 //
 // DIR is a staged build/bench-web. The cold load runs in a fresh on-disk
 // profile and stays open --linger ms (default 8000: V8 hands tiered-up code to
@@ -10,7 +10,8 @@
 // is closed and started again on the same profile for two warm loads, each in
 // its own browser. "raw" is chromium spawned without a DevTools client, traced
 // by its own --trace-startup (JSON); "playwright" is launchPersistentContext,
-// traced over CDP. --drop deletes the profile's wasm code cache before the
+// traced over CDP; "incognito" a new page in one browser.newContext() kept
+// across the loads (no profile on disk; use it for --cold and --warm alike). --drop deletes the profile's wasm code cache before the
 // warm loads (the control). Prints per load the value's time and Blink's code
 // cache events: v8.wasm.cachedModule (written, with its size and module),
 // v8.wasm.moduleCacheHit (read), wasm.Deserialize. The trace slows what it
@@ -32,7 +33,7 @@ const drop = flag("--drop");
 const jsFlags = opt("--js-flags", ""); // diagnosis only, e.g. --wasm-caching-timeout-ms=0
 const warmLinger = Number(opt("--warm-linger", "500"));
 const dir = argv[0] ?? "build/bench-web";
-for (const h of [coldHow, warmHow]) if (h !== "raw" && h !== "playwright") throw new Error(`--cold/--warm take raw or playwright, not ${h}`);
+for (const h of [coldHow, warmHow]) if (!["raw", "playwright", "incognito"].includes(h)) throw new Error(`--cold/--warm take raw, playwright or incognito, not ${h}`);
 
 const categories = ["disabled-by-default-devtools.timeline", "devtools.timeline", "v8.wasm"];
 const { url: origin, server } = await startServe({ dir, stderr: "ignore" });
@@ -57,9 +58,16 @@ async function rawLoad(keep) {
 }
 
 // playwright: a persistent context on the same profile, traced over CDP.
-async function playwrightLoad(keep) {
-  const ctx = await chromium.launchPersistentContext(profile.dir, { executablePath: "/usr/bin/chromium", args: chromiumArgs });
-  const page = ctx.pages()[0] ?? (await ctx.newPage());
+// incognito: a new page in one browser.newContext() that lives across the
+// loads (bench-web's earlier warm figure).
+let incognito;
+async function playwrightLoad(keep, how) {
+  let ctx;
+  if (how === "incognito") {
+    incognito ??= await chromium.launch({ executablePath: "/usr/bin/chromium", args: chromiumArgs }).then(async (b) => ({ b, ctx: await b.newContext() }));
+    ctx = incognito.ctx;
+  } else ctx = await chromium.launchPersistentContext(profile.dir, { executablePath: "/usr/bin/chromium", args: chromiumArgs });
+  const page = how === "incognito" ? await ctx.newPage() : ctx.pages()[0] ?? (await ctx.newPage());
   const cdp = await ctx.newCDPSession(page);
   const events = [];
   cdp.on("Tracing.dataCollected", (e) => events.push(...e.value));
@@ -70,7 +78,7 @@ async function playwrightLoad(keep) {
   await sleep(keep);
   await cdp.send("Tracing.end");
   await done;
-  await ctx.close();
+  await (how === "incognito" ? page.close() : ctx.close());
   return { r, events };
 }
 
@@ -89,13 +97,14 @@ function show(label, how, { r, events }) {
   console.log(`  profile's Code Cache/wasm: ${wasmCacheBytes(profile.dir)} B`);
 }
 
-const load = (how, keep) => (how === "raw" ? rawLoad(keep) : playwrightLoad(keep));
+const load = (how, keep) => (how === "raw" ? rawLoad(keep) : playwrightLoad(keep, how));
 try {
   show("cold", coldHow, await load(coldHow, linger));
   if (drop) { dropWasmCache(profile.dir); console.log("(wasm code cache dropped)"); }
   show("warm", warmHow, await load(warmHow, warmLinger));
   show("warm2", warmHow, await load(warmHow, warmLinger));
 } finally {
+  if (incognito) await incognito.b.close();
   collector.close();
   server.kill("SIGTERM");
   profile.remove();

@@ -86,7 +86,7 @@ function closable(proc) {
 
 /** Bytes in the profile's wasm code cache ("Code Cache/wasm"), 0 when absent. */
 export function wasmCacheBytes(profile) {
-  try { return Number(execFileSync("du", ["-sb", join(profile, "Default", "Code Cache", "wasm")], { encoding: "utf8" }).split("\t")[0]); } catch { return 0; }
+  try { return Number(execFileSync("du", ["-sb", join(profile, "Default", "Code Cache", "wasm")], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).split("\t")[0]); } catch { return 0; }
 }
 
 /** Removes the profile's wasm code cache (the A/B of the warm figure). */
