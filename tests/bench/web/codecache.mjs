@@ -2,7 +2,7 @@
 // bench/first.html and read back by a warm one, in a browser without DevTools
 // and under Playwright? (issue 23; RESULTS.md, code-cache)
 //
-//   node tests/bench/web/codecache.mjs [DIR] [--side ours|ref] [--linger MS] [--cold raw|playwright|incognito] [--warm raw|playwright|incognito] [--warm-linger MS] [--drop] [--js-flags FLAGS]
+//   node tests/bench/web/codecache.mjs [DIR] [--side ours|ref] [--linger MS] [--cold raw|playwright|incognito] [--warm raw|playwright|incognito] [--warm-linger MS] [--drop] [--js-flags FLAGS] [--chrome-args ARGS]
 //
 // DIR is a staged build/bench-web. The cold load runs in a fresh on-disk
 // profile and stays open --linger ms (default 8000: V8 hands tiered-up code to
@@ -31,6 +31,7 @@ const coldHow = opt("--cold", "raw");
 const warmHow = opt("--warm", "raw");
 const drop = flag("--drop");
 const jsFlags = opt("--js-flags", ""); // diagnosis only, e.g. --wasm-caching-timeout-ms=0
+const chromeArgs = opt("--chrome-args", "").split(" ").filter(Boolean); // more chromium arguments for raw loads
 const warmLinger = Number(opt("--warm-linger", "500"));
 const dir = argv[0] ?? "build/bench-web";
 for (const h of [coldHow, warmHow]) if (!["raw", "playwright", "incognito"].includes(h)) throw new Error(`--cold/--warm take raw, playwright or incognito, not ${h}`);
@@ -47,7 +48,7 @@ async function rawLoad(keep) {
   const file = join(profile.dir, "trace.json");
   rmSync(file, { force: true });
   const seconds = Math.ceil(keep / 1000) + 8;
-  const b = launch(profile.dir, pageURL, [`--trace-startup=${categories.join(",")}`, `--trace-startup-file=${file}`, `--trace-startup-duration=${seconds}`, "--trace-startup-format=json", ...(jsFlags ? [`--js-flags=${jsFlags}`] : [])]);
+  const b = launch(profile.dir, pageURL, [`--trace-startup=${categories.join(",")}`, `--trace-startup-file=${file}`, `--trace-startup-duration=${seconds}`, "--trace-startup-format=json", ...(jsFlags ? [`--js-flags=${jsFlags}`] : []), ...chromeArgs]);
   const r = await collector.next();
   for (let i = 0; i < 150 && !existsSync(file); i++) await sleep(200); // written when the duration ends
   await sleep(1000);
@@ -85,7 +86,7 @@ async function playwrightLoad(keep, how) {
 function show(label, how, { r, events }) {
   const short = (u) => String(u ?? "").replace(/^https?:\/\/[^/]+\//, "");
   const wasm = (r.resources ?? []).filter((e) => /\.wasm/.test(e.url)).map((e) => `${short(e.url)} ${e.transferSize} B`).join(", ");
-  console.log(`${label} (${how}): value ${r.value} at ${r.ms.toFixed(0)} ms; wasm transferred: ${wasm}`);
+  console.log(`${label} (${how}): value ${r.value} at ${r.ms.toFixed(0)} ms (page ${r.visibility ?? "?"}); wasm transferred: ${wasm}`);
   if (!events.length) console.log("  (no trace)");
   const count = (n) => events.filter((e) => e.name === n);
   for (const e of count("v8.wasm.compiledModule")) console.log(`  handed to the cache: ${short(e.args?.url)}`);
