@@ -34,6 +34,14 @@ const jsFlags = opt("--js-flags", ""); // diagnosis only, e.g. --wasm-caching-ti
 const chromeArgs = opt("--chrome-args", "").split(" ").filter(Boolean); // more chromium arguments for raw loads
 const warmLinger = Number(opt("--warm-linger", "500"));
 const dir = argv[0] ?? "build/bench-web";
+if (argv.some((a) => a.startsWith("--")) || argv.length > 1) {
+  console.error(`codecache.mjs: unknown arguments ${argv.join(" ")} (usage: the comment at the top of this file)`);
+  process.exit(2);
+}
+if (!existsSync(join(dir, "bench", "first.html"))) {
+  console.error(`codecache.mjs: ${dir} has no bench/first.html; ./build.sh bench-web stages build/bench-web`);
+  process.exit(2);
+}
 for (const h of [coldHow, warmHow]) if (!["raw", "playwright", "incognito"].includes(h)) throw new Error(`--cold/--warm take raw, playwright or incognito, not ${h}`);
 
 const categories = ["disabled-by-default-devtools.timeline", "devtools.timeline", "v8.wasm"];

@@ -12,6 +12,8 @@
 import { startCollector, newProfile, launchSettled, wasmCacheBytes, dropWasmCache } from "./rawbrowser.mjs";
 import { startServe, median } from "./serve.mjs";
 import { fileURLToPath } from "node:url";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 
 /**
  * personRounds runs rounds of both sides against origin (a codemode serve of
@@ -58,7 +60,16 @@ export async function personRounds({ origin, rounds, readMs = 5000, flags = [] }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const rounds = Number(process.argv[2] ?? 3);
-  const { url, server } = await startServe({ dir: process.argv[3] ?? "build/bench-web", stderr: "ignore" });
+  const dir = process.argv[3] ?? "build/bench-web";
+  if (!Number.isSafeInteger(rounds) || rounds < 1) {
+    console.error(`person.mjs: ROUNDS must be a positive integer, not ${process.argv[2]} (usage: node tests/bench/web/person.mjs [ROUNDS] [DIR])`);
+    process.exit(2);
+  }
+  if (!existsSync(join(dir, "bench", "first.html"))) {
+    console.error(`person.mjs: ${dir} has no bench/first.html; ./build.sh bench-web stages build/bench-web`);
+    process.exit(2);
+  }
+  const { url, server } = await startServe({ dir, stderr: "ignore" });
   const flags = (process.env.BENCH_WEB_RAW_FLAGS ?? "").split(" ").filter(Boolean);
   try {
     const p = await personRounds({ origin: url, rounds, readMs: Number(process.env.BENCH_WEB_READ_MS ?? 5000), flags });
