@@ -27,9 +27,10 @@ import (
 // (what ./build.sh build writes into build/web/assets.js for hostjs), is
 // immutable: Cache-Control says so for a year, so a browser loads
 // codemode.wasm (and hostjs's worker script) from its cache without asking.
-// Every other answer is no-cache: revalidated, a 304 when unchanged. (V8's
-// wasm code cache, keyed by the same URL, was not read back in the measured
-// Chromium: tests/bench/RESULTS.md, warm-start.)
+// Every other answer is no-cache: revalidated, a 304 when unchanged. The
+// immutable answer also keeps Chromium's wasm code cache usable: an entry is
+// read back only for the response it was written for (the same response time,
+// which a 304 revalidation would renew: tests/bench/RESULTS.md, code-cache).
 type staticFiles struct {
 	root *os.Root
 

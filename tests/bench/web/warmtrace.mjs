@@ -18,7 +18,9 @@
 // navigation start, by thread. --profile: V8's CPU profile of the page's worker
 // (the Go core), inclusive and self time of the heaviest functions (function
 // names need a codemode.wasm built without -s -w). A diagnosis tool: the trace slows what it
-// watches, so its times are not the bench's.
+// watches, so its times are not the bench's. An incognito-like context keeps no
+// code cache at all; codecache.mjs traces the same loads in a browser without
+// DevTools (RESULTS.md, code-cache).
 import { chromium } from "@playwright/test";
 import { spawn, execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";

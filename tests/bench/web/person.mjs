@@ -1,0 +1,82 @@
+// The page's warm first result as a person's browser gets it (bench.mjs's
+// warm figure): Debian's chromium without a DevTools client (rawbrowser.mjs)
+// on a fresh on-disk profile loads bench/first.html cold, keeps it open
+// readMs (a person reading the result; V8 hands tiered-up code to its wasm
+// code cache only after 2 s without a new top-tier compile), closes; a new
+// browser on the same profile loads it warm (HTTP cache + wasm code cache);
+// then once more with the profile's wasm code cache deleted (the control:
+// HTTP cache only). Each timed page is opened 2.5 s after its browser
+// started. Ours and the reference alternate (ABBA), each the same way.
+//
+//   node tests/bench/web/person.mjs [ROUNDS] [DIR]   (standalone: prints the medians)
+import { startCollector, newProfile, launchSettled, wasmCacheBytes, dropWasmCache } from "./rawbrowser.mjs";
+import { startServe, median } from "./serve.mjs";
+import { fileURLToPath } from "node:url";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+
+/**
+ * personRounds runs rounds of both sides against origin (a codemode serve of
+ * a staged bench-web); per side the arrays cold, warm, nocache (ms from
+ * navigation start to the value) and written (bytes of wasm code cache after
+ * the cold page).
+ */
+export async function personRounds({ origin, rounds, readMs = 5000, flags = [] }) {
+  const base = origin.endsWith("/") ? origin : origin + "/";
+  const out = { ours: { cold: [], warm: [], nocache: [], written: [] }, ref: { cold: [], warm: [], nocache: [], written: [] } };
+  const collector = await startCollector();
+  const load = async (profile, url, keep) => {
+    const b = launchSettled(profile, url, 2500, flags);
+    try {
+      const r = await collector.next();
+      if (r.value !== 42) throw new Error(`${url} answered ${JSON.stringify(r.value ?? r.error)}`);
+      if (keep) await new Promise((ok) => setTimeout(ok, keep));
+      return r.ms;
+    } finally {
+      await b.close();
+    }
+  };
+  try {
+    for (let i = 0; i < rounds; i++) {
+      for (const side of i % 2 ? ["ref", "ours"] : ["ours", "ref"]) {
+        const profile = newProfile();
+        const url = `${base}bench/first.html?side=${side}&report=${encodeURIComponent(collector.url)}`;
+        try {
+          out[side].cold.push(await load(profile.dir, url, readMs));
+          out[side].written.push(wasmCacheBytes(profile.dir));
+          out[side].warm.push(await load(profile.dir, url, 0));
+          dropWasmCache(profile.dir);
+          out[side].nocache.push(await load(profile.dir, url, 0));
+        } finally {
+          profile.remove();
+        }
+      }
+    }
+  } finally {
+    collector.close();
+  }
+  return out;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const rounds = Number(process.argv[2] ?? 3);
+  const dir = process.argv[3] ?? "build/bench-web";
+  if (!Number.isSafeInteger(rounds) || rounds < 1) {
+    console.error(`person.mjs: ROUNDS must be a positive integer, not ${process.argv[2]} (usage: node tests/bench/web/person.mjs [ROUNDS] [DIR])`);
+    process.exit(2);
+  }
+  if (!existsSync(join(dir, "bench", "first.html"))) {
+    console.error(`person.mjs: ${dir} has no bench/first.html; ./build.sh bench-web stages build/bench-web`);
+    process.exit(2);
+  }
+  const { url, server } = await startServe({ dir, stderr: "ignore" });
+  const flags = (process.env.BENCH_WEB_RAW_FLAGS ?? "").split(" ").filter(Boolean);
+  try {
+    const p = await personRounds({ origin: url, rounds, readMs: Number(process.env.BENCH_WEB_READ_MS ?? 5000), flags });
+    const f = (xs) => `${median(xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(", ")})`;
+    for (const k of ["cold", "warm", "nocache"]) console.log(`${k.padEnd(8)} ours ${f(p.ours[k])}  ref ${f(p.ref[k])}  ratio ${(median(p.ours[k]) / median(p.ref[k])).toFixed(2)}x`);
+    console.log(`wasm code cache written: ours ${p.ours.written.map((b) => `${(b / 1024).toFixed(0)} KiB`).join(", ")}; ref ${p.ref.written.map((b) => `${(b / 1024).toFixed(0)} KiB`).join(", ")}${flags.length ? ` (diagnosis flags: ${flags.join(" ")})` : ""}`);
+  } finally {
+    server.kill("SIGTERM");
+  }
+}
