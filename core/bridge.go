@@ -78,6 +78,10 @@ func (r *run) readRequest(vm *quickjs.VM, args []quickjs.Value) (request, error)
 	if err != nil {
 		return req, &quickjs.Throw{Name: "TypeError", Message: "a value passed to text(), json(), a tool or a namespace is not plain JSON (" + strictReason(err) + ")"}
 	}
+	if decodeRequest(b, &req) {
+		return req, nil
+	}
+	req = request{}
 	if err := json.Unmarshal(b, &req); err != nil {
 		return req, errInternalCall
 	}
