@@ -227,7 +227,7 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 		v, err := r.safeRun(ctx, toolID, job)
 		if err != nil {
 			s.name, s.msg = "Error", plainMessage(err)
-		} else if b, merr := json.Marshal(v); merr != nil {
+		} else if b, merr := marshalAnswer(v); merr != nil {
 			s.name, s.msg = "Error", "tool result is not JSON-serializable"
 		} else if len(b) > maxBridgeResult {
 			s.name, s.msg = "RangeError", "tool result of "+strconv.Itoa(len(b))+" bytes is too large to hand to the cell (at most "+strconv.Itoa(maxBridgeResult)+" bytes); ask the tool for less"
@@ -266,7 +266,7 @@ func (r *run) job(req request) (func(context.Context) (any, error), string, erro
 		id := req.ID
 		shape := details
 		if req.Mode != "value" {
-			shape = func(res catalog.Result) any { return map[string]any{"tool": id, "result": res} }
+			shape = func(res catalog.Result) any { return callAnswer{tool: id, result: res} }
 		}
 		return r.catalogJob(id, catalog.ViaTools, req.Input, shape)
 	case "mcp.call":
