@@ -184,8 +184,8 @@ func (r *run) overflowMsg() string {
 }
 
 // hostAsync starts an operation that settles later (tool calls, MCP, namespaces,
-// yield) and returns its promise. The work runs on its own goroutine under the
-// run's context; its result is delivered by the pump, in this or a later call.
+// yield) and returns its promise. The work runs on a goroutine of its own (from
+// the run's call pool) under the run's context; its result is delivered by the pump, in this or a later call.
 func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (quickjs.Value, error) {
 	req, err := r.readRequest(vm, args)
 	if err != nil {
@@ -221,7 +221,7 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 	ctx, done := r.jobContext()
 	ctx = context.WithValue(ctx, pendingKey{}, id)
 	settled := r.settled
-	go func() {
+	r.pool.run(func() {
 		defer done()
 		s := settlement{id: id}
 		v, err := r.safeRun(ctx, toolID, job)
@@ -235,7 +235,7 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 			s.ok, s.json = true, string(b)
 		}
 		settled.put(s)
-	}()
+	})
 	return p, nil
 }
 
