@@ -123,49 +123,44 @@ func (d *reqScanner) number() (string, bool) {
 	return string(d.b[start:d.i]), d.i > start
 }
 
-// strings reads an array of plain strings.
-func (d *reqScanner) strings() ([]string, bool) {
+// list reads an array, each element with elem.
+func (d *reqScanner) list(elem func() bool) bool {
 	if !d.eat('[') {
-		return nil, false
+		return false
 	}
-	out := []string{}
 	if d.eat(']') {
-		return out, true
+		return true
 	}
-	for {
+	for elem() {
+		if !d.eat(',') {
+			return d.eat(']')
+		}
+	}
+	return false
+}
+
+// strings reads an array of plain strings ([] is an empty, non-nil slice, as
+// encoding/json makes it).
+func (d *reqScanner) strings() ([]string, bool) {
+	out := []string{}
+	ok := d.list(func() bool {
 		s, ok := d.plain()
-		if !ok {
-			return nil, false
-		}
 		out = append(out, s)
-		if d.eat(',') {
-			continue
-		}
-		return out, d.eat(']')
-	}
+		return ok
+	})
+	return out, ok
 }
 
 // raws reads an array of values (null ones included, as encoding/json keeps
 // them in a RawMessage).
 func (d *reqScanner) raws() ([]json.RawMessage, bool) {
-	if !d.eat('[') {
-		return nil, false
-	}
 	out := []json.RawMessage{}
-	if d.eat(']') {
-		return out, true
-	}
-	for {
+	ok := d.list(func() bool {
 		v, ok := d.any()
-		if !ok {
-			return nil, false
-		}
 		out = append(out, json.RawMessage(v))
-		if d.eat(',') {
-			continue
-		}
-		return out, d.eat(']')
-	}
+		return ok
+	})
+	return out, ok
 }
 
 // field reads the value of key into req; false for a key or value shape the
