@@ -43,7 +43,7 @@ type run struct {
 	// callCtx is the context of the exec or wait driving the run now; nested
 	// calls get its values (auth, tracing) but not its cancellation.
 	callCtx   context.Context
-	undriveFn func() // set by drive while a caller context is merged in
+	undriveFn func()    // set by drive while a caller context is merged in
 	pool      *callPool // the nested calls' goroutines while the run is driven
 
 	snap    *quickjs.Snapshot

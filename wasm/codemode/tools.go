@@ -13,8 +13,8 @@ import (
 
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/hostopts"
-	"github.com/codemode-go/codemode/internal/ops"
 	"github.com/codemode-go/codemode/internal/jspromise"
+	"github.com/codemode-go/codemode/internal/ops"
 	"github.com/codemode-go/codemode/internal/remote"
 )
 
