@@ -78,6 +78,10 @@ func (r *run) readRequest(vm *quickjs.VM, args []quickjs.Value) (request, error)
 	if err != nil {
 		return req, &quickjs.Throw{Name: "TypeError", Message: "a value passed to text(), json(), a tool or a namespace is not plain JSON (" + strictReason(err) + ")"}
 	}
+	if decodeRequest(b, &req) {
+		return req, nil
+	}
+	req = request{}
 	if err := json.Unmarshal(b, &req); err != nil {
 		return req, errInternalCall
 	}
@@ -180,8 +184,8 @@ func (r *run) overflowMsg() string {
 }
 
 // hostAsync starts an operation that settles later (tool calls, MCP, namespaces,
-// yield) and returns its promise. The work runs on its own goroutine under the
-// run's context; its result is delivered by the pump, in this or a later call.
+// yield) and returns its promise. The work runs on a goroutine of its own (from
+// the run's call pool) under the run's context; its result is delivered by the pump, in this or a later call.
 func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (quickjs.Value, error) {
 	req, err := r.readRequest(vm, args)
 	if err != nil {
@@ -217,13 +221,13 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 	ctx, done := r.jobContext()
 	ctx = context.WithValue(ctx, pendingKey{}, id)
 	settled := r.settled
-	go func() {
+	r.pool.run(func() {
 		defer done()
 		s := settlement{id: id}
 		v, err := r.safeRun(ctx, toolID, job)
 		if err != nil {
 			s.name, s.msg = "Error", plainMessage(err)
-		} else if b, merr := json.Marshal(v); merr != nil {
+		} else if b, merr := marshalAnswer(v); merr != nil {
 			s.name, s.msg = "Error", "tool result is not JSON-serializable"
 		} else if len(b) > maxBridgeResult {
 			s.name, s.msg = "RangeError", "tool result of "+strconv.Itoa(len(b))+" bytes is too large to hand to the cell (at most "+strconv.Itoa(maxBridgeResult)+" bytes); ask the tool for less"
@@ -231,7 +235,7 @@ func (r *run) hostAsync(vm *quickjs.VM, _ quickjs.Value, args []quickjs.Value) (
 			s.ok, s.json = true, string(b)
 		}
 		settled.put(s)
-	}()
+	})
 	return p, nil
 }
 
@@ -262,7 +266,7 @@ func (r *run) job(req request) (func(context.Context) (any, error), string, erro
 		id := req.ID
 		shape := details
 		if req.Mode != "value" {
-			shape = func(res catalog.Result) any { return map[string]any{"tool": id, "result": res} }
+			shape = func(res catalog.Result) any { return callAnswer{tool: id, result: res} }
 		}
 		return r.catalogJob(id, catalog.ViaTools, req.Input, shape)
 	case "mcp.call":

@@ -58,6 +58,9 @@ type CallInfo struct {
 	// reaches the guest. It is called from the tools' goroutines, possibly
 	// concurrently, never after Exec or Wait returned; it must not block.
 	OnUpdate func(ToolUpdate)
+
+	// warmTool, set only by warmUpCalls, is the whole catalog of the run.
+	warmTool catalog.Tool
 }
 
 // ToolUpdate is one streamed partial result of a nested tool call.
@@ -109,7 +112,7 @@ func (rt *Runtime) exec(ctx context.Context, call CallInfo, in ExecInput, raw []
 	if ctx.Err() != nil {
 		return failed("", msgAborted, catalog.Telemetry{}), nil, lang
 	}
-	cat, visible, servers, err := rt.buildCatalog(ctx, call.Scope)
+	cat, visible, servers, err := rt.runCatalog(ctx, call)
 	var tel catalog.Telemetry
 	if cat != nil {
 		tel = cat.Telemetry(visible)
@@ -279,6 +282,17 @@ func (rt *Runtime) checkInput(in ExecInput) (src, lang, msg string) {
 		return "", "", "exec: language " + lang + " is disabled by tools.codeMode.languages."
 	}
 	return src, lang, ""
+}
+
+// runCatalog is the catalog of a run: buildCatalog's, or for a warm-up of
+// the call path (warmUpCalls) a catalog of its own tool alone, without the
+// host's tools, MCP servers, policy or hooks.
+func (rt *Runtime) runCatalog(ctx context.Context, call CallInfo) (*catalog.Catalog, []string, []*mcp.Server, error) {
+	if call.warmTool == nil {
+		return rt.buildCatalog(ctx, call.Scope)
+	}
+	cat, err := catalog.Build([]catalog.Tool{call.warmTool}, catalog.BuildOptions{Scope: call.Scope, RenderCache: rt.memo})
+	return cat, []string{"exec", "wait"}, nil, err
 }
 
 // buildCatalog builds the run-scoped catalog, the model-visible tool names

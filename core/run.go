@@ -44,7 +44,8 @@ type run struct {
 	// callCtx is the context of the exec or wait driving the run now; nested
 	// calls get its values (auth, tracing) but not its cancellation.
 	callCtx   context.Context
-	undriveFn func() // set by drive while a caller context is merged in
+	undriveFn func()    // set by drive while a caller context is merged in
+	pool      *callPool // the nested calls' goroutines while the run is driven
 
 	snap    *quickjs.Snapshot
 	result  quickjs.Value // the cell's [ok, value] promise, a box in guest memory
@@ -167,6 +168,7 @@ func (r *run) limits(deadline time.Time) quickjs.Limits {
 // and nothing is registered on it. undrive releases what drive made.
 func (r *run) drive(ctx context.Context) context.Context {
 	r.callCtx = ctx
+	r.pool = newCallPool()
 	if ctx.Done() == nil {
 		return r.ctx
 	}
@@ -176,10 +178,15 @@ func (r *run) drive(ctx context.Context) context.Context {
 	return vctx
 }
 
-// undrive ends the merged context of drive, if there is one. end calls it
+// undrive ends the merged context of drive, if there is one, and lets the
+// call pool's idle goroutines end. end calls it
 // before the run's context is canceled, so the AfterFunc is unregistered
 // rather than fired (as a goroutine of its own).
 func (r *run) undrive() {
+	if r.pool != nil {
+		r.pool.close()
+		r.pool = nil
+	}
 	if r.undriveFn != nil {
 		r.undriveFn()
 		r.undriveFn = nil

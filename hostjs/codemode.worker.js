@@ -11,6 +11,7 @@ let tsx = null; // the TypeScript transform (tsx.wasm), loaded on first use
 let inflight = 0; // calls of the page this worker is running
 let preload = false; // load tsx.wasm once the core is idle (TypeScript enabled)
 let warm = false; // run the core's warm-up cell once idle: no exec or wait came yet
+let warmCalls = false; // and warm the tool-call path up too (a page with client tools)
 const tools = new Map(); // callId -> {resolve, reject}
 const post = (m) => self.postMessage(m);
 // wasm_exec.js sits beside this script: it loads while the page compiles the
@@ -24,6 +25,15 @@ const errorOf = (e) => ({ name: (e && e.name) || "Error", message: e && e.messag
  * the download never competes with them.
  */
 const PRELOAD_IDLE_MS = 1000;
+
+/**
+ * The tool-call warm-up (api.warmUpCalls: a tool of the core's own, unseen
+ * by the page, its hooks and the transcript): V8 runs the call path as
+ * baseline code until it has seen some hundred calls and then compiles it in
+ * the background, which otherwise lands in a page's first calls. Batches, a
+ * task turn apart, so a cell that arrives meanwhile waits for one batch at most.
+ */
+const WARM_CALL_BATCHES = 5, WARM_CALL_BATCH = 20;
 
 const hooks = {
   ...fetchHooks(),
@@ -62,6 +72,10 @@ function idle() {
     if (warm) {
       warm = false;
       await api.warmUp().catch(() => {}); // a closed core refuses; its next call says why
+      for (let i = 0; warmCalls && i < WARM_CALL_BATCHES && inflight === 0; i++) {
+        await api.warmUpCalls(WARM_CALL_BATCH).catch(() => {});
+        await new Promise((r) => setTimeout(r, 0)); // a cell's message gets its turn
+      }
       if (inflight > 0) return; // a call came meanwhile: idle runs again after it
     }
     if (!preload) return;
@@ -94,6 +108,7 @@ self.onmessage = async (ev) => {
       value = started.info;
       preload = (value.languages ?? []).includes("typescript");
       warm = true;
+      warmCalls = (m.options.clientTools ?? []).length > 0;
     } else {
       // The page's watchdog counts from here: a fresh worker's start-up and a
       // queue of earlier messages never eat into the cell's timeoutMs.

@@ -63,3 +63,10 @@ var WaitOutside func(ctx context.Context) (release func())
 // while idle so that the first real cell does not pay for that compilation;
 // core assigns it at init.
 var WarmUp func(ctx context.Context, rt any, scope any) (result any, err error)
+
+// WarmUpCalls runs, like WarmUp, a cell of n sequential calls of tool (a
+// catalog.Tool) in rt with a catalog of that tool alone (no host tool, MCP
+// server, hook or transcript sees it), so that a host whose engine compiles
+// hot code late (V8's tier-up) has the tool-call path compiled before a
+// page's first calls; core assigns it at init.
+var WarmUpCalls func(ctx context.Context, rt any, scope any, tool any, n int) (result any, err error)

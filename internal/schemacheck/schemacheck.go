@@ -92,8 +92,17 @@ func (s *Schema) Validate(instance []byte) ([]Problem, error) {
 	return probs, nil
 }
 
-// decode parses exactly one JSON value.
+// decode parses exactly one JSON value. Text that is one valid JSON value
+// (every instance a tool call checks: the catalog has validated it) takes
+// one json.Unmarshal, which checks the text before it stores anything; the
+// rest takes the stream decoder, whose reading of what follows a value
+// (another value is refused, anything else is not) stays as it was. The
+// stream decoder's buffer and its look for a trailing token were half of a
+// small input's check.
 func decode(raw []byte, v any) error {
+	if json.Unmarshal(raw, v) == nil {
+		return nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	if err := dec.Decode(v); err != nil {
 		return err

@@ -81,6 +81,9 @@ func (h *host) api() js.Value {
 		"stats": h.stats,
 		// warmUp: one quiet trivial cell while the worker is idle (warmUp below).
 		"warmUp": h.warmUp,
+		// warmUpCalls: idle, on a page with client tools, the tool-call path
+		// (warmUpCalls in tools.go).
+		"warmUpCalls": h.warmUpCalls,
 	}
 	obj := js.Global().Get("Object").New()
 	for name, fn := range fns {

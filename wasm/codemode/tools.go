@@ -12,7 +12,9 @@ import (
 	"syscall/js"
 
 	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/hostopts"
 	"github.com/codemode-go/codemode/internal/jspromise"
+	"github.com/codemode-go/codemode/internal/ops"
 	"github.com/codemode-go/codemode/internal/remote"
 )
 
@@ -66,6 +68,55 @@ func (t *clientTool) Execute(ctx context.Context, call catalog.Call) (catalog.Re
 		return catalog.Result{}, fmt.Errorf("client tool %s returned a value that is not JSON", t.id)
 	}
 	return catalog.Result{Details: json.RawMessage(text)}, nil
+}
+
+// warmTool is the tool of the call-path warm-up: the shape of a client tool
+// (untrusted, an object schema with a property), answered by a JavaScript
+// promise of its input as the page's tools answer by one, without the page.
+type warmTool struct{}
+
+func (warmTool) Spec() catalog.Spec {
+	return catalog.Spec{Name: "warm_up", Description: "Answers its input.", Source: catalog.SourceClient, Owner: "codemode",
+		Origin: catalog.OriginClient, ReadOnly: true,
+		Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}`)}
+}
+
+func (warmTool) Execute(ctx context.Context, call catalog.Call) (catalog.Result, error) {
+	v, err := awaitCtx(ctx, js.Global().Get("Promise").Call("resolve", string(call.Input)), nil)
+	if err != nil {
+		return catalog.Result{}, err
+	}
+	text := v.String()
+	if !json.Valid([]byte(text)) {
+		return catalog.Result{}, errors.New("warm-up: not JSON")
+	}
+	return catalog.Result{Details: json.RawMessage(text)}, nil
+}
+
+// warmUpCalls runs args[0] (1-1000) sequential calls of warmTool in a run
+// of the page's default scope whose catalog holds that tool alone
+// (hostopts.WarmUpCalls: no page tool, hook or transcript sees it). The
+// worker calls it in batches while idle on a page with client tools: V8 runs
+// the call path as baseline code until it has seen some hundred calls, then
+// compiles its hot functions in the background, which otherwise lands in the
+// page's own first calls.
+func (h *host) warmUpCalls(args []js.Value) (string, error) {
+	rt, err := h.runtime()
+	if err != nil {
+		return "", err
+	}
+	n := 0
+	if len(args) > 0 && args[0].Type() == js.TypeNumber {
+		n = args[0].Int()
+	}
+	var req ops.ExecRequest
+	if r := ops.Decode([]byte(warmUpMessage), &req, "request body"); r != nil {
+		return "", errors.New("warmUpCalls: " + r.Message)
+	}
+	if _, err := hostopts.WarmUpCalls(context.Background(), rt, req.Scope.Core(), warmTool{}, n); err != nil {
+		return "", err
+	}
+	return "true", nil
 }
 
 // awaitCtx is await that gives up when ctx is done, after calling cancel.

@@ -7,7 +7,7 @@
 // execs (build codemode.wasm without -s -w for Go names).
 //
 //   node tests/bench/hostjs/inline.mjs [--dir build/web] [--cell trivial|calls]
-//        [--warm 150] [--n 300] [--prof [--top 40]]
+//        [--warm 150] [--n 300] [--prof [--top 40] [--self]]
 //
 // cell "calls" is the page figure's cell: 10 sequential calls of a client tool.
 import { Session } from "node:inspector/promises";
@@ -73,7 +73,12 @@ function report(p, perExec) {
       }
     }
   });
-  for (const [k, t] of [...incl].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+  const self = new Map();
+  p.samples.forEach((id, i) => {
+    const k = name(byId.get(id));
+    self.set(k, (self.get(k) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000);
+  });
+  for (const [k, t] of [...(process.argv.includes("--self") ? self : incl)].sort((a, b) => b[1] - a[1]).slice(0, top)) {
     console.log(`${((t / total) * perExec).toFixed(3).padStart(8)} ms/exec ${((100 * t) / total).toFixed(1).padStart(5)}%  ${k}`);
   }
 }

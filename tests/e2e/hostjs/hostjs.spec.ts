@@ -67,6 +67,31 @@ test.describe("hostjs in a page", () => {
     expect(r.after.entries[0]).toMatchObject({ tool: "exec", status: "completed", codeBytes: 8 });
   });
 
+  test("the idle warm-up of the tool-call path calls no page tool and leaves no trace", async ({ page }) => {
+    // A page with a client tool: its idle worker also runs the core's own
+    // warm-up tool (api.warmUpCalls) before it loads tsx.wasm.
+    const r = await page.evaluate(async () => {
+      let called = 0;
+      const cm = await (window as any).createCodeMode({
+        app: "page",
+        clientTools: [{ name: "count", description: "Counts its calls.", parameters: { type: "object" }, execute: async () => ++called }],
+      });
+      try {
+        if (!cm.typescriptReady) await new Promise((resolve) => cm.addEventListener("typescriptready", resolve));
+        const before = { called, transcript: await cm.transcript() };
+        const first = await cm.exec({ code: `return [ALL_TOOLS.map((t) => t.id), await tools.callValue("client:page:count", {})]` });
+        return { before, first, called, after: await cm.transcript() };
+      } finally {
+        cm.close();
+      }
+    });
+    expect(r.before).toEqual({ called: 0, transcript: { entries: [] } });
+    expect(r.first).toMatchObject({ status: "completed", value: [["client:page:count"], 1] });
+    expect(r.first.telemetry).toMatchObject({ catalogSize: 1, callCount: 1 });
+    expect(r.called).toBe(1);
+    expect(r.after.entries).toHaveLength(1);
+  });
+
   test("a client tool registered by the page is found by tools.search and called", async ({ page }) => {
     const r = await exec(page, `const [t] = await tools.search("title of the current page");
       const v = await tools.callValue(t.id, {});
