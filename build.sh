@@ -90,7 +90,7 @@ build_wasip1() {
 # 7 min wall (1 min CPU) from scratch on a 2-core box at load 28 (two 32 MB links
 # and wazero compiling them). The wazero cache is in $TMPDIR/codemode-wazero-cache.
 test_wasip1() {
-  deps
+  build_wasip1 # the shipped modules node:wasi runs below (the wazero suites build their demo variants themselves)
   log "wasip1 modules under wazero"
   go test -count=1 -timeout 15m ./wasm/wasip1/... ./internal/wasip1/... ./internal/wasmtest/...
   log "wasip1 reactor under node:wasi (wasm/wasip1/examples/host.mjs)"
