@@ -48,7 +48,8 @@ export async function startCollector() {
 /** A fresh on-disk profile directory; remove() deletes it. */
 export function newProfile() {
   const dir = mkdtempSync(join(tmpdir(), "codemode-profile-"));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  // Retries: a child process of a browser that just exited may still write there.
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }) };
 }
 
 /**
