@@ -63,39 +63,58 @@ func matchParens(toks []token) []int {
 func namespaceBodies(toks []token) []bool {
 	in := make([]bool, len(toks))
 	for i := 0; i+2 < len(toks); i++ {
-		t := toks[i]
-		if t.kind != tokIdent || (t.text != "namespace" && t.text != "module") || isMemberName(toks, i) {
+		j := namespaceOpen(toks, i)
+		if j < 0 {
 			continue
 		}
-		j := i + 1
-		for j < len(toks) && toks[j].kind == tokIdent {
-			j++
-			if j < len(toks) && toks[j].kind == tokPunct && toks[j].text == "." {
-				j++
-				continue
-			}
-			break
-		}
-		if j == i+1 || j >= len(toks) || toks[j].kind != tokPunct || toks[j].text != "{" {
-			continue
-		}
-		depth := 0
-		for k := j; k < len(toks); k++ {
-			if toks[k].kind == tokPunct {
-				switch toks[k].text {
-				case "{":
-					depth++
-				case "}":
-					depth--
-				}
-			}
-			if depth == 0 {
-				break
-			}
+		for k := j; k < closingBrace(toks, j); k++ {
 			in[k] = true
 		}
 	}
 	return in
+}
+
+// namespaceOpen is the index of the "{" that opens a namespace declaration
+// starting at toks[i] (`namespace A.B {` or `module A {`), or -1 when none
+// starts there.
+func namespaceOpen(toks []token, i int) int {
+	t := toks[i]
+	if t.kind != tokIdent || (t.text != "namespace" && t.text != "module") || isMemberName(toks, i) {
+		return -1
+	}
+	j := i + 1
+	for j < len(toks) && toks[j].kind == tokIdent {
+		j++
+		if j < len(toks) && toks[j].kind == tokPunct && toks[j].text == "." {
+			j++
+			continue
+		}
+		break
+	}
+	if j == i+1 || j >= len(toks) || toks[j].kind != tokPunct || toks[j].text != "{" {
+		return -1
+	}
+	return j
+}
+
+// closingBrace is the index of the "}" that closes the "{" at toks[open], or
+// len(toks) when it is unclosed.
+func closingBrace(toks []token, open int) int {
+	depth := 0
+	for k := open; k < len(toks); k++ {
+		if toks[k].kind != tokPunct {
+			continue
+		}
+		switch toks[k].text {
+		case "{":
+			depth++
+		case "}":
+			if depth--; depth == 0 {
+				return k
+			}
+		}
+	}
+	return len(toks)
 }
 
 // NamespaceBlocks returns the byte ranges [start, end) of the TypeScript
@@ -127,32 +146,15 @@ func NamespaceBlocks(src string) [][2]int {
 			}
 			continue
 		}
-		if depth != 0 || t.kind != tokIdent || (t.text != "namespace" && t.text != "module") || isMemberName(toks, i) {
+		if depth != 0 {
 			continue
 		}
-		j := i + 1
-		for j < len(toks) && toks[j].kind == tokIdent {
-			j++
-			if j < len(toks) && toks[j].kind == tokPunct && toks[j].text == "." {
-				j++
-				continue
-			}
-			break
-		}
-		if j == i+1 || j >= len(toks) || toks[j].kind != tokPunct || toks[j].text != "{" {
+		j := namespaceOpen(toks, i)
+		if j < 0 {
 			continue
 		}
-		d, k := 0, j
-		for ; k < len(toks); k++ {
-			if toks[k].kind == tokPunct && toks[k].text == "{" {
-				d++
-			} else if toks[k].kind == tokPunct && toks[k].text == "}" {
-				if d--; d == 0 {
-					break
-				}
-			}
-		}
-		if k >= len(toks) || toks[k].kind != tokPunct {
+		k := closingBrace(toks, j)
+		if k >= len(toks) {
 			return out // unclosed: esbuild reports it
 		}
 		start := t.start
