@@ -1,6 +1,7 @@
 package quickjs
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -54,23 +55,17 @@ func Unseal(version, src string, sealed []byte) []byte {
 // maxVersionLen bounds the read of QuickJS's version string.
 const maxVersionLen = 64
 
-// quickjsVersion is the version string of the QuickJS this VM runs
-// ("" when the module has no such export or the string is unreadable, which
-// matches no seal).
-func (vm *VM) quickjsVersion() string {
+// QuickJSVersion is the version string of the QuickJS this VM runs ("" when
+// the module has no such export or no NUL ends it within maxVersionLen bytes,
+// which matches no seal).
+func (vm *VM) QuickJSVersion() string {
 	p, err := vm.call("qjs_get_quickjs_version")
 	if err != nil || p == 0 {
 		return ""
 	}
-	for n := uint32(0); n < maxVersionLen; n++ {
-		b, ok := vm.mem.View(uint32(p)+n, 1)
-		if !ok {
-			return ""
-		}
-		if b[0] == 0 {
-			s, _ := vm.mem.View(uint32(p), n)
-			return string(s)
-		}
+	b, ok := vm.mem.View(uint32(p), maxVersionLen)
+	if i := bytes.IndexByte(b, 0); ok && i >= 0 {
+		return string(b[:i])
 	}
 	return ""
 }
@@ -155,12 +150,9 @@ func SealFor(ctx context.Context, eng engine.Engine, src, filename string) ([]by
 	if err != nil {
 		return nil, err
 	}
-	return Seal(vm.quickjsVersion(), src, bc), nil
+	return Seal(vm.QuickJSVersion(), src, bc), nil
 }
 
 // PinnedVersion is the QuickJS version of the pinned quickjs.wasm, the one
 // the committed bytecode is sealed for (TestPinnedVersion checks it).
 const PinnedVersion = "0.18.0"
-
-// QuickJSVersion is the version string of the QuickJS this VM runs.
-func (vm *VM) QuickJSVersion() string { return vm.quickjsVersion() }

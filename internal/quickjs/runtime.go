@@ -176,7 +176,7 @@ func (r *Runtime) buildTemplate(ctx context.Context, bytecode bool) error {
 	}
 	version := ""
 	if bytecode {
-		version = vm.quickjsVersion()
+		version = vm.QuickJSVersion()
 	}
 	user := vm.Undefined()
 	if r.cfg.Prelude != "" {
