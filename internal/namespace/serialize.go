@@ -70,6 +70,17 @@ type serializer struct {
 	byPath    map[string]Callable
 }
 
+// within runs f with key on the stack of values being written, refusing a
+// value that is already on it (a reference cycle).
+func (s *serializer) within(key cycleKey, path []string, f func() error) error {
+	if s.onStack[key] {
+		return s.fail(path, "reference cycle")
+	}
+	s.onStack[key] = true
+	defer delete(s.onStack, key)
+	return f()
+}
+
 func (s *serializer) fail(path []string, format string, args ...any) error {
 	p := s.global
 	for _, seg := range path {
@@ -139,13 +150,7 @@ func (s *serializer) value(v reflect.Value, path []string) (err error) {
 		if done, err := s.marshaler(v, path); done {
 			return err
 		}
-		key := cycleKey{kind: reflect.Pointer, ptr: v.Pointer(), typ: t}
-		if s.onStack[key] {
-			return s.fail(path, "reference cycle")
-		}
-		s.onStack[key] = true
-		defer delete(s.onStack, key)
-		return s.value(v.Elem(), path)
+		return s.within(cycleKey{kind: reflect.Pointer, ptr: v.Pointer(), typ: t}, path, func() error { return s.value(v.Elem(), path) })
 	case reflect.Interface:
 		if v.IsNil() {
 			s.buf.WriteString("null")
@@ -191,13 +196,7 @@ func (s *serializer) value(v reflect.Value, path []string) (err error) {
 			s.writeJSON(base64.StdEncoding.EncodeToString(v.Bytes()))
 			return nil
 		}
-		key := cycleKey{kind: reflect.Slice, ptr: v.Pointer(), n: v.Len(), typ: t}
-		if s.onStack[key] {
-			return s.fail(path, "reference cycle")
-		}
-		s.onStack[key] = true
-		defer delete(s.onStack, key)
-		return s.array(v, path)
+		return s.within(cycleKey{kind: reflect.Slice, ptr: v.Pointer(), n: v.Len(), typ: t}, path, func() error { return s.array(v, path) })
 	case reflect.Array:
 		return s.array(v, path)
 	case reflect.Map:
@@ -205,13 +204,7 @@ func (s *serializer) value(v reflect.Value, path []string) (err error) {
 			s.buf.WriteString("null")
 			return nil
 		}
-		key := cycleKey{kind: reflect.Map, ptr: v.Pointer(), typ: t}
-		if s.onStack[key] {
-			return s.fail(path, "reference cycle")
-		}
-		s.onStack[key] = true
-		defer delete(s.onStack, key)
-		return s.mapValue(v, path)
+		return s.within(cycleKey{kind: reflect.Map, ptr: v.Pointer(), typ: t}, path, func() error { return s.mapValue(v, path) })
 	case reflect.Struct:
 		return s.structValue(v, path)
 	case reflect.Func:
