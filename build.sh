@@ -156,16 +156,12 @@ build_web() {
   # -p keeps the sources' times, so unchanged files are not compressed again.
   cp -p "$QJS_GUARDED" "$out/quickjs.wasm"
   cp -p "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$out/wasm_exec.js"
-  cp -p hostjs/codemode.js hostjs/codemode.d.ts hostjs/core.js hostjs/hostengine.js hostjs/codemode.worker.js "$out/"
-  # assets.js: each asset's versioned name, NAME?v=HASH, which codemode
-  # serve answers as immutable (the browser keeps the compiled wasm). Written
-  # only when it changes, so an unchanged build compresses nothing again.
-  local f names=""
-  for f in codemode.wasm codemode.demo.wasm codemode.wazero.wasm tsx.wasm quickjs.wasm wasm_exec.js codemode.worker.js; do
-    names="$names${names:+, }\"$f\": \"$f?v=$(sha256 "$out/$f" | cut -c1-16)\""
-  done
-  local assets; assets=$(printf '// Written by ./build.sh build (hostjs/assets.js says why).\nexport const assetNames = { %s };' "$names")
-  [ "$(cat "$out/assets.js" 2>/dev/null)" = "$assets" ] || printf '%s\n' "$assets" > "$out/assets.js"
+  # core.js and hostengine.js stay modules of their own for Node.js and the
+  # benchmarks; a page loads codemode.js and codemode.worker.js as bundles
+  # with them inside, and every asset by its versioned name, NAME?v=HASH,
+  # which codemode serve answers as immutable (hostjs/build says why).
+  cp -p hostjs/codemode.d.ts hostjs/core.js hostjs/hostengine.js "$out/"
+  step "build/web: codemode.js and codemode.worker.js bundled, assets.js" go run ./hostjs/build -src hostjs -out "$out"
   [ -f "$out/package.json" ] || echo '{"type": "module"}' > "$out/package.json"
   step "build/web: .gz and .br of the files changed since their last compression" node -e '
     const fs = require("fs"), zlib = require("zlib"), dir = process.argv[1];

@@ -9,9 +9,10 @@
 // the page); a cell still running past timeoutMs plus a grace is stopped by
 // terminating the worker. Elsewhere it runs inline. Types: codemode.d.ts.
 import { startCore, compileCore, fetchHooks, runClientTool, tsxLoader, asset } from "./core.js";
-// core.js's own imports, named here too: a browser then requests all three
-// together with core.js instead of after it (one round trip less before the
-// .wasm downloads start; each unversioned module is revalidated on a warm load).
+// core.js's own imports, named here too: served as they are, a browser then
+// requests all three together with core.js instead of after it. build/web's
+// codemode.js is this module bundled with them (hostjs/build: no round trip
+// at all before the .wasm downloads start).
 import "./assets.js";
 import "./hostengine.js";
 

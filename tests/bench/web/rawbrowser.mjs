@@ -48,8 +48,20 @@ export async function startCollector() {
 /** A fresh on-disk profile directory; remove() deletes it. */
 export function newProfile() {
   const dir = mkdtempSync(join(tmpdir(), "codemode-profile-"));
-  // Retries: a child process of a browser that just exited may still write there.
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 }) };
+  // Retries: a child process of a browser that just exited may still write
+  // there (seen for several seconds on a busy machine). A directory that still
+  // cannot be removed is left in the temp dir with a warning: it must not end
+  // a bench run whose figures are already taken.
+  return {
+    dir,
+    remove: () => {
+      try {
+        rmSync(dir, { recursive: true, force: true, maxRetries: 50, retryDelay: 200 });
+      } catch (e) {
+        console.warn(`could not remove the browser profile ${dir}: ${e.code ?? e.message}`);
+      }
+    },
+  };
 }
 
 /**
