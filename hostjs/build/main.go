@@ -53,19 +53,26 @@ func main() {
 // variants stay current.
 func Build(srcDir, outDir string) error {
 	names := map[string]string{}
+	var wasmExec []byte
 	for _, f := range versioned {
 		b, err := os.ReadFile(filepath.Join(outDir, f))
 		if err != nil {
 			return fmt.Errorf("%s is missing in %s: build it first (./build.sh build)", f, outDir)
 		}
 		names[f] = f + "?v=" + version(b)
+		if f == "wasm_exec.js" {
+			wasmExec = b
+		}
 	}
-	worker, err := bundle(filepath.Join(srcDir, "codemode.worker.js"), names)
+	// The worker runs wasm_exec.js (the Go toolchain's, copied beside the
+	// bundles) first of all: one request less before it can start Go
+	// (core.js then finds globalThis.Go and fetches nothing).
+	worker, err := bundle(filepath.Join(srcDir, "codemode.worker.js"), names, string(wasmExec))
 	if err != nil {
 		return err
 	}
 	names["codemode.worker.js"] = "codemode.worker.js?v=" + version(worker)
-	page, err := bundle(filepath.Join(srcDir, "codemode.js"), names)
+	page, err := bundle(filepath.Join(srcDir, "codemode.js"), names, "")
 	if err != nil {
 		return err
 	}
@@ -91,9 +98,15 @@ func assetsJSON(names map[string]string) string {
 }
 
 // bundle is entry with its relative imports inlined and ./assets.js replaced
-// by names. Nothing is minified: a stack in a page's console reads as the
+// by names, after the script first (verbatim: wasm_exec.js keeps its license
+// header). Nothing is minified: a stack in a page's console reads as the
 // sources do.
-func bundle(entry string, names map[string]string) ([]byte, error) {
+func bundle(entry string, names map[string]string, first string) ([]byte, error) {
+	banner := "// " + filepath.Base(entry) + " of hostjs with its imports, bundled by ./build.sh build " +
+		"(hostjs/build says why); the sources are the modules in hostjs/."
+	if first != "" {
+		banner += "\n" + first
+	}
 	res := api.Build(api.BuildOptions{
 		EntryPoints: []string{entry},
 		Outfile:     filepath.Base(entry),
@@ -102,8 +115,7 @@ func bundle(entry string, names map[string]string) ([]byte, error) {
 		Format:      api.FormatESModule,
 		Platform:    api.PlatformNeutral,
 		Target:      api.ES2022,
-		Banner: map[string]string{"js": "// " + filepath.Base(entry) + " of hostjs with its imports, bundled by ./build.sh build " +
-			"(hostjs/build says why); the sources are the modules in hostjs/."},
+		Banner:      map[string]string{"js": banner},
 		// Node.js's modules are imported dynamically, on file: URLs only.
 		External:      []string{"node:*"},
 		LegalComments: api.LegalCommentsEndOfFile,

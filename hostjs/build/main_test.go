@@ -14,7 +14,11 @@ func fakeAssets(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	for _, f := range versioned {
-		if err := os.WriteFile(filepath.Join(dir, f), []byte("content of "+f), 0o644); err != nil {
+		content := "content of " + f
+		if f == "wasm_exec.js" {
+			content = "// wasm_exec.js's license header\n\"use strict\";\n(() => { globalThis.Go = class {}; })();\n"
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -49,6 +53,13 @@ func TestBuildBundlesTheShim(t *testing.T) {
 				t.Errorf("%s lacks %q", name, want)
 			}
 		}
+	}
+	// The worker defines Go before anything of its own runs, license header included.
+	if i, j := strings.Index(worker, "wasm_exec.js's license header"), strings.Index(worker, "globalThis.Go = class"); i < 0 || j < i || j > strings.Index(worker, "function compileOnce") {
+		t.Error("the worker's bundle does not start with wasm_exec.js verbatim")
+	}
+	if strings.Contains(page, "globalThis.Go = class") {
+		t.Error("the page's bundle carries wasm_exec.js: only the worker (and inline hosts, which load it themselves) run Go")
 	}
 	workerName := "codemode.worker.js?v=" + version([]byte(worker))
 	if !strings.Contains(page, workerName) || !strings.Contains(assets, workerName) {
