@@ -1,4 +1,4 @@
-package core
+package guest
 
 import (
 	"bytes"
@@ -10,8 +10,8 @@ import (
 	"github.com/codemode-go/codemode/internal/quickjs"
 )
 
-// TestPreludeBytecodeIsCurrent: guest/prelude.bc is what bcgen makes from
-// today's guest/prelude.js. A stale file would not be wrong at run time (the
+// TestPreludeBytecodeIsCurrent: prelude.bc is what bcgen makes from
+// today's prelude.js. A stale file would not be wrong at run time (the
 // template ignores bytecode made from another source and parses the source),
 // only slow.
 func TestPreludeBytecodeIsCurrent(t *testing.T) {
@@ -24,14 +24,14 @@ func TestPreludeBytecodeIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer eng.Close(ctx)
-	want, err := quickjs.SealFor(ctx, eng, preludeSource, "prelude.js")
+	want, err := quickjs.SealFor(ctx, eng, Prelude, "prelude.js")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(preludeSealed, want) {
-		t.Fatal("guest/prelude.bc is not what bcgen makes from guest/prelude.js: run ./build.sh gen (and commit the result)")
+		t.Fatal("prelude.bc is not what bcgen makes from prelude.js: run ./build.sh gen (and commit the result)")
 	}
-	if quickjs.Unseal(quickjs.PinnedVersion, preludeSource, preludeSealed) == nil {
-		t.Fatal("guest/prelude.bc is not sealed for guest/prelude.js")
+	if quickjs.Unseal(quickjs.PinnedVersion, Prelude, preludeSealed) == nil {
+		t.Fatal("prelude.bc is not sealed for prelude.js")
 	}
 }
