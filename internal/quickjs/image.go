@@ -1,11 +1,9 @@
 package quickjs
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 
 	"github.com/codemode-go/codemode/internal/engine"
 	"github.com/codemode-go/codemode/internal/quickjs/wasmbin"
@@ -20,9 +18,9 @@ import (
 //
 // Layout (little endian):
 //
-//	magic "qjsimage", u32 format, [32]byte seal,
+//	magic "qjsimage", u32 format, u64 seal,
 //	u32 memory size, u32 sp, rtPtr, ctxPtr, 7 x u32 kit boxes,
-//	u32 crc32 (IEEE) of the spans,
+//	u64 checksum (hash64) of the spans,
 //	spans: uvarint(offset - end of previous span), uvarint(length), bytes
 //
 // The spans are the image's data between zero stretches of at least
@@ -38,7 +36,7 @@ const (
 	// the template holds or how it is made changes, so older images no
 	// longer match.
 	templateVersion = 1
-	imageHeader     = 8 + 4 + 32 + 4*4 + 7*4 + 4
+	imageHeader     = 8 + 4 + 8 + 4*4 + 7*4 + 8
 	// imageGap is the shortest zero stretch an image leaves out.
 	imageGap = 64
 	// maxImageMemory bounds the memory size an image may claim (the template
@@ -58,13 +56,9 @@ var errDeterministic = errors.New("quickjs: a deterministic runtime builds its t
 // procedure's version, the pinned quickjs.wasm, the QuickJS version the
 // running module reports, the kit and the prelude sources and the host
 // function names.
-func imageSeal(version string, cfg *Config) [32]byte {
-	h := sha256.New()
-	put := func(s string) {
-		h.Write(binary.LittleEndian.AppendUint32(nil, uint32(len(s))))
-		h.Write([]byte(s))
-	}
-	put(fmt.Sprint(templateVersion))
+func imageSeal(version string, cfg *Config) uint64 {
+	h := uint64(templateVersion)
+	put := func(s string) { h = hash64(mix(h^uint64(len(s))), []byte(s)) }
 	put(wasmbin.SHA256)
 	put(version)
 	put(kitSource)
@@ -72,19 +66,37 @@ func imageSeal(version string, cfg *Config) [32]byte {
 	for _, n := range cfg.HostFunctions {
 		put(n)
 	}
-	var s [32]byte
-	h.Sum(s[:0])
-	return s
+	return h
+}
+
+// hash64 folds b into h eight bytes at a time. It guards against drift and
+// damage, not against an adversary (an image is only ever embedded), and it
+// needs no tables: on V8's baseline tier, where a page's start runs, crc32's
+// tables cost ~20 ms to build and sha256 of the sources 5 ms.
+func hash64(h uint64, b []byte) uint64 {
+	for ; len(b) >= 8; b = b[8:] {
+		h = mix(h ^ binary.LittleEndian.Uint64(b))
+	}
+	for _, c := range b {
+		h = mix(h ^ uint64(c))
+	}
+	return h
+}
+
+// mix is one multiply-xorshift round (the golden-ratio multiplier).
+func mix(h uint64) uint64 {
+	h *= 0x9E3779B97F4A7C15
+	return h ^ h>>31
 }
 
 // image is a decoded template image.
 type image struct {
-	seal [32]byte
+	seal uint64
 	tmpl *template
 }
 
 // encodeImage serializes t, sealed with seal.
-func encodeImage(t *template, seal [32]byte) []byte {
+func encodeImage(t *template, seal uint64) []byte {
 	var spans []byte
 	prevEnd := 0
 	for i := 0; i < len(t.mem); {
@@ -111,13 +123,14 @@ func encodeImage(t *template, seal [32]byte) []byte {
 	}
 	out := append(make([]byte, 0, imageHeader+len(spans)), imageMagic...)
 	out = binary.LittleEndian.AppendUint32(out, imageFormat)
-	out = append(out, seal[:]...)
+	out = binary.LittleEndian.AppendUint64(out, seal)
 	k := t.kit
 	for _, v := range []uint32{uint32(len(t.mem)), t.sp, t.rtPtr, t.ctxPtr,
 		uint32(k.reseed), uint32(k.errorInfo), uint32(k.parse), uint32(k.stringify), uint32(k.makeError), uint32(k.user), uint32(k.undefined),
-		crc32.ChecksumIEEE(spans)} {
+	} {
 		out = binary.LittleEndian.AppendUint32(out, v)
 	}
+	out = binary.LittleEndian.AppendUint64(out, hash64(0, spans))
 	return append(out, spans...)
 }
 
@@ -132,16 +145,16 @@ func decodeImage(b []byte) (*image, error) {
 		return nil, fmt.Errorf("quickjs: template image format %d, this build reads %d", f, imageFormat)
 	}
 	im := &image{}
-	copy(im.seal[:], b[12:44])
-	var w [12]uint32
+	im.seal = binary.LittleEndian.Uint64(b[12:])
+	var w [11]uint32
 	for i := range w {
-		w[i] = binary.LittleEndian.Uint32(b[44+4*i:])
+		w[i] = binary.LittleEndian.Uint32(b[20+4*i:])
 	}
 	size, spans := w[0], b[imageHeader:]
 	if size == 0 || size > maxImageMemory || size%engine.PageSize != 0 {
 		return nil, fmt.Errorf("quickjs: template image claims %d bytes of memory", size)
 	}
-	if crc32.ChecksumIEEE(spans) != w[11] {
+	if hash64(0, spans) != binary.LittleEndian.Uint64(b[imageHeader-8:]) {
 		return nil, errors.New("quickjs: template image checksum mismatch (truncated or corrupt)")
 	}
 	for _, p := range w[1:11] {
