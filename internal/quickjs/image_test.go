@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -246,4 +247,55 @@ func FuzzImageDecode(f *testing.F) {
 			check(c)
 		}
 	})
+}
+
+// BenchmarkTemplate: what a start spends on the template, on one module:
+// loading the image (instantiate, check the seal, write the image) against
+// building it from the sealed bytecode and from the sources (instantiate,
+// _initialize, qjs_init, the prelude and the kit, a GC, the copy and the
+// reset plan). It uses core's prelude and its sealed bytecode, the template
+// core's runtimes start from.
+func BenchmarkTemplate(b *testing.B) {
+	ctx := context.Background()
+	src, err := os.ReadFile("../../core/guest/prelude.js")
+	if err != nil {
+		b.Skip(err)
+	}
+	sealed, err := os.ReadFile("../../core/guest/prelude.bc")
+	if err != nil {
+		b.Skip(err)
+	}
+	cfg := Config{Engine: imageEngine(b), HostFunctions: []string{"__openclaw_sync", "__openclaw_async"}, Prelude: string(src), PreludeSealed: sealed}
+	img, err := mustNew(b, cfg).Image()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg.Engine, cfg.Image = imageEngine(b), img
+	rt := mustNew(b, cfg)
+	if from, why := rt.TemplateFrom(); from != "image" {
+		b.Fatal(why)
+	}
+	drain := func() {
+		for _, p := range rt.pool {
+			p.inst.Close(ctx)
+		}
+		rt.pool = nil
+	}
+	for _, bc := range []struct {
+		name string
+		make func() error
+	}{
+		{"image", func() error { return rt.loadImage(ctx) }},
+		{"bytecode", func() error { return rt.buildTemplate(ctx, true) }},
+		{"source", func() error { return rt.buildTemplate(ctx, false) }},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if err := bc.make(); err != nil {
+					b.Fatal(err)
+				}
+				drain()
+			}
+		})
+	}
 }
