@@ -122,6 +122,31 @@ func TestImageRoundTrip(t *testing.T) {
 	}
 }
 
+// TestTemplateIsTheSameOnEveryEngine: one image serves every engine because
+// the template does not depend on the engine that built it: with the clock
+// and randomness fixed, wazero's compiler and interpreter build the same
+// memory, byte for byte, and the same pointers.
+func TestTemplateIsTheSameOnEveryEngine(t *testing.T) {
+	if HostEngineForTests() != nil {
+		t.Skip("wazero's interpreter inside wasm takes minutes to start QuickJS; the native run compares the engines")
+	}
+	var tmpls []*template
+	for _, interp := range []bool{false, true} {
+		eng, err := wazeroengine.New(context.Background(), wazeroengine.Options{Interpreter: interp})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { eng.Close(context.Background()) })
+		cfg := imageConfig(t)
+		cfg.Engine, cfg.Deterministic = eng, true
+		tmpls = append(tmpls, mustNew(t, cfg).tmpl)
+	}
+	a, b := tmpls[0], tmpls[1]
+	if !bytes.Equal(a.mem, b.mem) || a.sp != b.sp || a.rtPtr != b.rtPtr || a.ctxPtr != b.ctxPtr || a.kit != b.kit {
+		t.Fatalf("the compiler's and the interpreter's templates differ (%d and %d bytes)", len(a.mem), len(b.mem))
+	}
+}
+
 func evalString(t testing.TB, vm *VM, src string) string {
 	t.Helper()
 	v, err := vm.Eval(src, "t.js")
