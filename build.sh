@@ -61,13 +61,13 @@ deps() {
   template_image
 }
 
-# template_image: $QJS_IMAGE, core/guest's QuickJS template made once from the
+# template_image: $QJS_IMAGE, core/internal/guest's QuickJS template made once from the
 # placed quickjs.wasm (imagegen) and embedded, so a start loads it instead of
 # building it; git-ignored like quickjs.wasm. Remade only when an input changed.
-QJS_IMAGE=core/guest/image/template.img
+QJS_IMAGE=core/internal/guest/image/template.img
 template_image() {
-  stale "$QJS_IMAGE" "$QJS_DST" core/guest internal/quickjs internal/engine go.sum || return 0
-  step "template image -> $QJS_IMAGE" go run ./core/guest/imagegen "$QJS_IMAGE"
+  stale "$QJS_IMAGE" "$QJS_DST" core/internal/guest internal/quickjs internal/engine go.sum || return 0
+  step "template image -> $QJS_IMAGE" go run ./core/internal/guest/imagegen "$QJS_IMAGE"
 }
 
 build() {
@@ -617,7 +617,7 @@ bench_worker() {
 # internal/ops/gen's test fails when a committed one is stale.
 gen() {
   log "gen: wire types -> hostjs/codemode.d.ts, wasm/wasip1/abi.d.ts; kit.js, prelude.js -> QuickJS bytecode; the template image"
-  go generate ./internal/ops ./internal/quickjs ./core/guest
+  go generate ./internal/ops ./internal/quickjs ./core/internal/guest
   rm -f "$QJS_IMAGE"
   template_image
 }

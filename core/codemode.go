@@ -20,7 +20,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/codemode-go/codemode/core/guest"
+	"github.com/codemode-go/codemode/core/internal/guest"
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/config"

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/codemode-go/codemode/core/guest"
+	"github.com/codemode-go/codemode/core/internal/guest"
 	"github.com/codemode-go/codemode/internal/hostopts"
 )
 
@@ -17,7 +17,7 @@ import (
 // bytecode and says why in the debug log.
 func TestNewLoadsTheBuildsImage(t *testing.T) {
 	if guest.Image() == nil {
-		t.Skip("this build has no template image (./build.sh deps makes it; core/guest's TestImageIsCurrent fails without it)")
+		t.Skip("this build has no template image (./build.sh deps makes it; core/internal/guest's TestImageIsCurrent fails without it)")
 	}
 	for _, det := range []bool{false, true} {
 		var log bytes.Buffer

@@ -282,11 +282,11 @@ func FuzzImageDecode(f *testing.F) {
 // core's runtimes start from.
 func BenchmarkTemplate(b *testing.B) {
 	ctx := context.Background()
-	src, err := os.ReadFile("../../core/guest/prelude.js")
+	src, err := os.ReadFile("../../core/internal/guest/prelude.js")
 	if err != nil {
 		b.Skip(err)
 	}
-	sealed, err := os.ReadFile("../../core/guest/prelude.bc")
+	sealed, err := os.ReadFile("../../core/internal/guest/prelude.bc")
 	if err != nil {
 		b.Skip(err)
 	}

@@ -20,7 +20,7 @@ var Prelude string
 // (./build.sh gen), which the template evaluates instead of parsing the
 // source when there is no usable image.
 //
-//go:generate go run ../../internal/quickjs/bcgen prelude.js prelude.bc
+//go:generate go run ../../../internal/quickjs/bcgen prelude.js prelude.bc
 //go:embed prelude.bc
 var preludeSealed []byte
 

@@ -50,7 +50,7 @@ func TestPreludeBytecodeIsCurrent(t *testing.T) {
 func TestImageIsCurrent(t *testing.T) {
 	eng := nativeEngine(t)
 	if Image() == nil {
-		t.Fatal("core/guest/" + ImageFile + " is missing: run ./build.sh deps (it makes the template image)")
+		t.Fatal("core/internal/guest/" + ImageFile + " is missing: run ./build.sh deps (it makes the template image)")
 	}
 	cfg := Template()
 	cfg.Engine = eng

@@ -1,9 +1,9 @@
-// Command imagegen writes the template image of core/guest (guest.Template)
+// Command imagegen writes the template image of core/internal/guest (guest.Template)
 // for the pinned quickjs.wasm: the runtime's template built once on wazero
 // and serialized (quickjs.Runtime.Image). ./build.sh deps runs it right after
 // placing quickjs.wasm:
 //
-//	go run ./core/guest/imagegen core/guest/image/template.img
+//	go run ./core/internal/guest/imagegen core/internal/guest/image/template.img
 //
 // It reads the bytecode prelude.bc but never an existing image, so a stale
 // one is replaced, not copied.
@@ -14,7 +14,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/codemode-go/codemode/core/guest"
+	"github.com/codemode-go/codemode/core/internal/guest"
 	"github.com/codemode-go/codemode/internal/engine/wazeroengine"
 	"github.com/codemode-go/codemode/internal/quickjs"
 )

@@ -3,7 +3,7 @@ package guest_test
 import (
 	"fmt"
 
-	"github.com/codemode-go/codemode/core/guest"
+	"github.com/codemode-go/codemode/core/internal/guest"
 )
 
 // Template is what every runtime of package core starts from; the host
