@@ -58,6 +58,16 @@ deps() {
     log "placed quickjs.wasm ($QJS_VERSION) at $QJS_DST"
   fi
   go mod download
+  template_image
+}
+
+# template_image: $QJS_IMAGE, core/internal/guest's QuickJS template made once from the
+# placed quickjs.wasm (imagegen) and embedded, so a start loads it instead of
+# building it; git-ignored like quickjs.wasm. Remade only when an input changed.
+QJS_IMAGE=core/internal/guest/image/template.img
+template_image() {
+  stale "$QJS_IMAGE" "$QJS_DST" core/internal/guest internal/quickjs internal/engine go.sum || return 0
+  step "template image -> $QJS_IMAGE" go run ./core/internal/guest/imagegen "$QJS_IMAGE"
 }
 
 build() {
@@ -602,8 +612,10 @@ bench_worker() {
 # wire-type section of hostjs/codemode.d.ts, wasm/wasip1/abi.d.ts);
 # internal/ops/gen's test fails when a committed one is stale.
 gen() {
-  log "gen: wire types -> hostjs/codemode.d.ts, wasm/wasip1/abi.d.ts; kit.js, prelude.js -> QuickJS bytecode"
-  go generate ./internal/ops ./internal/quickjs ./core
+  log "gen: wire types -> hostjs/codemode.d.ts, wasm/wasip1/abi.d.ts; kit.js, prelude.js -> QuickJS bytecode; the template image"
+  go generate ./internal/ops ./internal/quickjs ./core/internal/guest
+  rm -f "$QJS_IMAGE"
+  template_image
 }
 
 # HELP: one line per user subcommand (tests/buildsh checks that every function
@@ -611,7 +623,7 @@ gen() {
 HELP='run              set up, build, serve the API and the web IDE on http://127.0.0.1:8787/ (args: a codemode subcommand instead)
 test             set up + every test (go vet, go test -race, wasip1, hostjs, hostile, IDE, Worker, gomodule, brief fuzz)
 deps             npm ci and the checksum-checked quickjs.wasm (quick when nothing changed)
-gen              the wire types'"'"' TypeScript declarations (codemode.d.ts, abi.d.ts); kit.js and prelude.js as QuickJS bytecode
+gen              the wire types'"'"' TypeScript declarations (codemode.d.ts, abi.d.ts); kit.js and prelude.js as QuickJS bytecode; the template image
 build            build/codemode, build/web (IDE + hostjs), the cross-compile checks and the wasip1 modules
 web              only the web IDE bundle (ide.js, ts.worker.js, ide.css, index.html) into build/web
 build-web        build/web for JavaScript hosts: codemode.wasm (GOOS=js), quickjs.wasm, the shim, .gz/.br
@@ -643,7 +655,7 @@ soak             load-and-fault soak against codemode serve (not in test)
 soak-worker      the same soak against the Worker on local workerd (not in test)
 help             this list (also -h, --help)'
 # INTERNAL: helpers other steps call; callable, never listed.
-INTERNAL=' log die sha256 stale step go_build_cmd guarded_quickjs test_hostjs_go e2e_serve fuzz_targets fuzz_one '
+INTERNAL=' log die sha256 stale step go_build_cmd guarded_quickjs template_image test_hostjs_go e2e_serve fuzz_targets fuzz_one '
 
 help() {
   echo "usage: ./build.sh SUBCOMMAND [ARGS]"

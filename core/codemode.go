@@ -14,13 +14,13 @@ package core
 
 import (
 	"context"
-	_ "embed"
 	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
 	"time"
 
+	"github.com/codemode-go/codemode/core/internal/guest"
 	"github.com/codemode-go/codemode/core/mcp"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/config"
@@ -31,20 +31,10 @@ import (
 	"github.com/codemode-go/codemode/internal/quickjs/wasmbin"
 )
 
-//go:embed guest/prelude.js
-var preludeSource string
-
-// preludeSealed is guest/prelude.js compiled to QuickJS bytecode by bcgen
-// (./build.sh gen), which the template evaluates instead of parsing the source.
-//
-//go:generate go run ../internal/quickjs/bcgen guest/prelude.js guest/prelude.bc
-//go:embed guest/prelude.bc
-var preludeSealed []byte
-
-// Bridge host function names; stable, because restored VMs look them up by name.
+// Bridge host function names (package guest holds the template's config).
 const (
-	hostSync  = "__openclaw_sync"
-	hostAsync = "__openclaw_async"
+	hostSync  = guest.HostSync
+	hostAsync = guest.HostAsync
 )
 
 // Options configures a Runtime. Config is the only field New requires.
@@ -226,19 +216,17 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 			eng, own = e, e
 		}
 	}
-	q, err := quickjs.New(ctx, quickjs.Config{
-		Engine:        eng,
-		Wasm:          wasm,
-		HostFunctions: []string{hostSync, hostAsync},
-		Prelude:       preludeSource,
-		PreludeSealed: preludeSealed,
-		Deterministic: opts.host.Deterministic,
-	})
+	qc := guest.Template()
+	qc.Engine, qc.Wasm, qc.Deterministic = eng, wasm, opts.host.Deterministic
+	q, err := quickjs.New(ctx, qc)
 	if err != nil {
 		if own != nil {
 			own.Close(ctx)
 		}
 		return nil, &UnavailableError{Err: err}
+	}
+	if from, why := q.TemplateFrom(); why != nil {
+		opts.Logger.Debug("codemode: QuickJS template built at start, not loaded from the build's image", "from", from, "why", why.Error())
 	}
 	ttl := time.Duration(opts.Config.SnapshotTtlSeconds) * time.Second
 	maxRunning := opts.MaxRunningCells

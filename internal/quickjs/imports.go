@@ -96,6 +96,11 @@ func (vm *VM) clockTimeGet(id, out uint32) uint64 {
 		ns = uint64(vm.rt.cfg.clock().UnixNano())
 	} else if id == 0 {
 		ns = uint64(time.Now().UnixNano())
+	} else if vm.building {
+		// The template's performance.now() origin is the process start, so a
+		// template image made at build time counts from the loading process's
+		// start like one built in it, never below zero.
+		ns = 1
 	} else {
 		ns = uint64(time.Since(processStart).Nanoseconds()) + 1
 	}

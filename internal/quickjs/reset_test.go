@@ -18,26 +18,33 @@ func TestPlanResetCoversTheTemplate(t *testing.T) {
 		img[at] = 1
 	}
 	for _, mem := range [][]byte{img, img[1:], make([]byte, 10000), {1, 2, 3}, nil} {
-		plan := planReset(mem)
-		out := bytes.Repeat([]byte{0xAA}, len(mem))
-		next := uint32(0)
-		for _, s := range plan {
-			if s.off != next || s.n == 0 {
-				t.Fatalf("span %+v does not follow %d", s, next)
-			}
-			if s.zero {
-				if s.n < minZeroSpan || !bytes.Equal(mem[s.off:s.off+s.n], make([]byte, s.n)) {
-					t.Fatalf("zero span %+v is short or not zero", s)
-				}
-				clear(out[s.off : s.off+s.n])
-			} else {
-				copy(out[s.off:], mem[s.off:s.off+s.n])
-			}
-			next = s.off + s.n
+		checkPlan(t, mem, planReset(mem))
+	}
+}
+
+// checkPlan fails unless plan's spans tile mem in order, its zero spans are
+// zero and at least minZeroSpan long, and replaying it over garbage
+// rebuilds mem.
+func checkPlan(t testing.TB, mem []byte, plan []span) {
+	t.Helper()
+	out := bytes.Repeat([]byte{0xAA}, len(mem))
+	next := uint32(0)
+	for _, s := range plan {
+		if s.off != next || s.n == 0 {
+			t.Fatalf("span %+v does not follow %d", s, next)
 		}
-		if int(next) != len(mem) || !bytes.Equal(out, mem) {
-			t.Fatalf("plan %+v does not rebuild an image of %d bytes", plan, len(mem))
+		if s.zero {
+			if s.n < minZeroSpan || !bytes.Equal(mem[s.off:s.off+s.n], make([]byte, s.n)) {
+				t.Fatalf("zero span %+v is short or not zero", s)
+			}
+			clear(out[s.off : s.off+s.n])
+		} else {
+			copy(out[s.off:], mem[s.off:s.off+s.n])
 		}
+		next = s.off + s.n
+	}
+	if int(next) != len(mem) || !bytes.Equal(out, mem) {
+		t.Fatalf("plan %+v does not rebuild an image of %d bytes", plan, len(mem))
 	}
 }
 

@@ -41,6 +41,12 @@ type Config struct {
 	// binary's (wasmbin.Select checks bytes handed in; a host engine's
 	// compiled module is the build's quickjs.wasm).
 	PreludeSealed []byte
+	// Image, when set, is this config's template made at build time by
+	// Runtime.Image: New loads it instead of building the template. One
+	// sealed for other inputs (kit, prelude, host functions, QuickJS) or
+	// malformed is not used and the template is built as without it
+	// (TemplateFrom says why). Only embedded files belong here.
+	Image []byte
 	// Deterministic fixes the clock (Clock, default 2024-01-01T00:00:00Z) and
 	// seeds all randomness from Seed, for reproducible tests.
 	Deterministic bool
@@ -67,6 +73,12 @@ type Runtime struct {
 	// maxNesting bounds host calls nested in one another (0: unbounded), taken
 	// from an engine.NestingLimiter.
 	maxNesting int
+
+	// from and why are how the template was made and, when an image was not
+	// used, why (TemplateFrom); version is the module's QuickJS version.
+	from    string
+	why     error
+	version string
 
 	mu   sync.Mutex
 	pool []pooled
@@ -120,13 +132,18 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 	if l, ok := cfg.Engine.(engine.NestingLimiter); ok {
 		r.maxNesting = l.MaxNesting()
 	}
-	// A template that fails from the embedded bytecode is built again from
-	// the sources (the bytecode is for the pinned quickjs.wasm only: QuickJS
-	// checks no more than its version byte, and a wrong one can trap).
-	if err := r.buildTemplate(ctx, true); err != nil {
-		if err = r.buildTemplate(ctx, false); err != nil {
-			return nil, err
-		}
+	// Without a usable image, the template is built; one that fails from the
+	// embedded bytecode is built again from the sources (the bytecode is for
+	// the pinned quickjs.wasm only: QuickJS checks no more than its version
+	// byte, and a wrong one can trap).
+	if r.why = r.loadImage(ctx); r.why == nil {
+		r.from = "image"
+	} else if err := r.buildTemplate(ctx, true); err == nil {
+		r.from = "bytecode"
+	} else if err = r.buildTemplate(ctx, false); err == nil {
+		r.from = "source"
+	} else {
+		return nil, err
 	}
 	if res, ok := mod.(engine.MemoryReserver); ok {
 		res.ReserveMemory(uint32(len(r.tmpl.mem)))
@@ -139,14 +156,12 @@ func New(ctx context.Context, cfg Config) (*Runtime, error) {
 // With bytecode, the kit and prelude are read from their sealed bytecode where
 // it was made from today's sources.
 func (r *Runtime) buildTemplate(ctx context.Context, bytecode bool) error {
-	vm := &VM{rt: r, tmpl: &template{}, callbacks: map[string]HostFunc{}, grace: GraceTime, graceTicks: GraceTicks}
-	ref := &hostRef{vm: vm}
-	inst, err := r.module.Instantiate(ctx, ref)
+	vm, err := r.instantiate(ctx, &template{})
 	if err != nil {
-		return fmt.Errorf("quickjs: instantiate: %w", err)
+		return err
 	}
-	vm.attach(pooled{inst, ref})
 	defer vm.discard()
+	vm.building = true
 	if _, err := vm.call("_initialize"); err != nil {
 		return err
 	}
@@ -174,9 +189,10 @@ func (r *Runtime) buildTemplate(ctx context.Context, bytecode bool) error {
 			return err
 		}
 	}
+	r.version = vm.QuickJSVersion()
 	version := ""
 	if bytecode {
-		version = vm.QuickJSVersion()
+		version = r.version
 	}
 	user := vm.Undefined()
 	if r.cfg.Prelude != "" {
@@ -222,14 +238,79 @@ func (r *Runtime) buildTemplate(ctx context.Context, bytecode bool) error {
 	t := &template{mem: mem, sp: vm.inst.StackPointer(), kit: kt, rtPtr: uint32(rt), ctxPtr: uint32(cx)}
 	t.plan = planReset(t.mem)
 	r.tmpl = t
-	// The instance that built the template holds it byte for byte: pool it, so
-	// the first VM needs no instantiation and no write of the whole image (in a
-	// page that is the first result's critical path).
+	r.keep(vm)
+	return nil
+}
+
+// loadImage makes the template from Config.Image: it instantiates the
+// module, checks the image's seal against the QuickJS version the module
+// reports (static data, readable before _initialize) and the config, and
+// writes the image (the path of a pool miss).
+func (r *Runtime) loadImage(ctx context.Context) error {
+	switch {
+	case len(r.cfg.Image) == 0:
+		return ErrNoImage
+	case r.cfg.Deterministic:
+		return errDeterministic
+	}
+	im, err := decodeImage(r.cfg.Image)
+	if err != nil {
+		return err
+	}
+	vm, err := r.instantiate(ctx, im.tmpl)
+	if err != nil {
+		return err
+	}
+	defer vm.discard()
+	version := vm.QuickJSVersion()
+	if im.seal != imageSeal(version, &r.cfg) {
+		return errors.New("quickjs: the template image was made for another kit, prelude, host functions or QuickJS (" + version + "): rebuild it")
+	}
+	if err := vm.load(im.tmpl); err != nil {
+		return err
+	}
+	r.tmpl, r.version = im.tmpl, version
+	r.keep(vm)
+	return nil
+}
+
+// instantiate returns a VM over a fresh instance of the module, to build or
+// load template t in.
+func (r *Runtime) instantiate(ctx context.Context, t *template) (*VM, error) {
+	vm := &VM{rt: r, tmpl: t, callbacks: map[string]HostFunc{}, grace: GraceTime, graceTicks: GraceTicks}
+	ref := &hostRef{vm: vm}
+	inst, err := r.module.Instantiate(ctx, ref)
+	if err != nil {
+		return nil, fmt.Errorf("quickjs: instantiate: %w", err)
+	}
+	vm.attach(pooled{inst, ref})
+	return vm, nil
+}
+
+// keep pools the instance that made the template: it holds the template
+// byte for byte, so the first VM needs no instantiation and no write of the
+// whole image (in a page that is the first result's critical path).
+func (r *Runtime) keep(vm *VM) {
 	if r.cfg.PoolSize > 0 && vm.dead == nil {
 		r.pool = append(r.pool, pooled{vm.inst, vm.ref})
-		vm.dead = ErrClosed // the deferred discard must not close it
+		vm.dead = ErrClosed // the caller's deferred discard must not close it
 	}
-	return nil
+}
+
+// TemplateFrom says how the template was made: "image" (Config.Image),
+// "bytecode" (the sealed kit and prelude) or "source"; when it was not the
+// image, why is the reason (ErrNoImage when none was given).
+func (r *Runtime) TemplateFrom() (from string, why error) { return r.from, r.why }
+
+// Image is the template serialized for Config.Image, sealed for this
+// runtime's config and module (what a build-time generator writes). A
+// deterministic runtime has none: its template holds the fixed clock and the
+// Seed's draws, which a normal runtime must not inherit.
+func (r *Runtime) Image() ([]byte, error) {
+	if r.cfg.Deterministic {
+		return nil, errDeterministic
+	}
+	return encodeImage(r.tmpl, imageSeal(r.version, &r.cfg)), nil
 }
 
 // sealed is src's bytecode from sealed, or nil: not wanted, or not made from src.

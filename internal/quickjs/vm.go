@@ -68,6 +68,9 @@ type VM struct {
 	graceTicks int64
 
 	rejections map[uint32]rejection
+	// building marks the VM that builds a template: its monotonic clock
+	// reads the process start (see clockTimeGet).
+	building bool
 }
 
 type rejection struct{ promise, reason Value }

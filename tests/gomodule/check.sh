@@ -26,6 +26,7 @@ mkdir -p "$tmp/codemode"
   tar --null -T - -cf -) | tar -C "$tmp/codemode" -xf -
 [ ! -e "$tmp/codemode/node_modules" ] || die "the clean copy has node_modules"
 [ ! -e "$tmp/codemode/internal/quickjs/wasmbin/blob/quickjs.wasm" ] || die "the clean copy embeds quickjs.wasm"
+[ ! -e "$tmp/codemode/core/internal/guest/image/template.img" ] || die "the clean copy embeds the template image"
 
 say "fresh module requiring github.com/codemode-go/codemode"
 mkdir -p "$tmp/user"
