@@ -23,6 +23,26 @@ const (
 var shapeOfType = map[string]shapes{"null": shapeNull, "boolean": shapeBoolean, "object": shapeObject,
 	"array": shapeArray, "number": shapeNumber, "string": shapeString}
 
+// ByShape reports whether the schema accepts every instance of some JSON
+// types whatever it holds (acceptedShapes): Validate then decides a valid
+// instance by its first byte, without the validator.
+func (s *Schema) ByShape() bool { return s.accepts != 0 }
+
+// AllByShape reports whether every schema given is empty (no check) or
+// compiles to one that is ByShape: calls of tools with these parameters
+// never run the validator on a valid input.
+func AllByShape(schemas ...[]byte) bool {
+	for _, raw := range schemas {
+		if len(bytes.TrimSpace(raw)) == 0 {
+			continue
+		}
+		if s, err := Compile(raw); err != nil || !s.ByShape() {
+			return false
+		}
+	}
+	return true
+}
+
 // annotations are the keywords that never refuse an instance (draft-07 and
 // 2020-12 alike). Anything not listed here, format included, keeps a schema
 // off the shortcut.

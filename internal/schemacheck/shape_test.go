@@ -79,6 +79,26 @@ func TestAcceptedShapes(t *testing.T) {
 	}
 }
 
+func TestAllByShape(t *testing.T) {
+	for _, tc := range []struct {
+		schemas []string
+		want    bool
+	}{
+		{nil, true},
+		{[]string{``, ` `, `{"type":"object"}`, `{"type":"object","properties":{}}`}, true},
+		{[]string{`{"type":"object"}`, `{"type":"object","properties":{"n":{"type":"number"}}}`}, false},
+		{[]string{`{"type":"object"}`, `{"type":7}`}, false}, // does not compile: the validator says why
+	} {
+		raws := make([][]byte, len(tc.schemas))
+		for i, s := range tc.schemas {
+			raws[i] = []byte(s)
+		}
+		if got := AllByShape(raws...); got != tc.want {
+			t.Errorf("AllByShape(%q) = %v, want %v", tc.schemas, got, tc.want)
+		}
+	}
+}
+
 func assertSameAnswer(t *testing.T, s *Schema, schema, in string) {
 	t.Helper()
 	got, gotErr := s.Validate([]byte(in))

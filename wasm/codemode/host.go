@@ -58,6 +58,11 @@ type host struct {
 	// trans records every exec/wait with its nested calls (tool id, input
 	// size, outcome, duration) for hosts that show a trajectory (the web IDE).
 	trans *core.Transcript
+	// clientParams are the client tools' parameters; warmParams (tools.go),
+	// chosen from them on the first warm-up, the warm-up tool's.
+	clientParams []json.RawMessage
+	warmOnce     sync.Once
+	warmParams   json.RawMessage
 }
 
 func (h *host) api() js.Value {
@@ -141,6 +146,7 @@ func (h *host) init(args []js.Value) (string, error) {
 			return "", err
 		}
 		tools = append(tools, t)
+		h.clientParams = append(h.clientParams, s.Parameters)
 	}
 	var servers []*mcp.Server
 	var ns *namespace.Registry
