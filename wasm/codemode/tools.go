@@ -54,7 +54,7 @@ func (t *clientTool) Execute(ctx context.Context, call catalog.Call) (catalog.Re
 		in = "{}"
 	}
 	p := t.h.hooks.Call("callClientTool", t.spec.Name, in, call.RunID, call.ID)
-	v, err := awaitCtx(ctx, p, func() { t.h.hooks.Call("abortClientTool", call.ID) })
+	v, err := t.h.watcher.AwaitContext(ctx, p, func() { t.h.hooks.Call("abortClientTool", call.ID) })
 	if err != nil {
 		if ctx.Err() != nil {
 			return catalog.Result{}, fmt.Errorf("client tool %s was aborted", t.id)
@@ -74,7 +74,10 @@ func (t *clientTool) Execute(ctx context.Context, call catalog.Call) (catalog.Re
 // warmTool is the tool of the call-path warm-up: the shape of a client tool
 // (untrusted, the parameters of warmParams), answered by a JavaScript
 // promise of its input as the page's tools answer by one, without the page.
-type warmTool struct{ params json.RawMessage }
+type warmTool struct {
+	params  json.RawMessage
+	watcher *jspromise.Watcher
+}
 
 func (w warmTool) Spec() catalog.Spec {
 	return catalog.Spec{Name: "warm_up", Description: "Answers its input.", Source: catalog.SourceClient, Owner: "codemode",
@@ -99,8 +102,8 @@ func warmParams(clientParams []json.RawMessage) json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}`)
 }
 
-func (warmTool) Execute(ctx context.Context, call catalog.Call) (catalog.Result, error) {
-	v, err := awaitCtx(ctx, js.Global().Get("Promise").Call("resolve", string(call.Input)), nil)
+func (w warmTool) Execute(ctx context.Context, call catalog.Call) (catalog.Result, error) {
+	v, err := w.watcher.AwaitContext(ctx, js.Global().Get("Promise").Call("resolve", string(call.Input)), nil)
 	if err != nil {
 		return catalog.Result{}, err
 	}
@@ -132,7 +135,7 @@ func (h *host) warmUpCalls(args []js.Value) (string, error) {
 		return "", errors.New("warmUpCalls: " + r.Message)
 	}
 	h.warmOnce.Do(func() { h.warmParams = warmParams(h.clientParams) })
-	if _, err := hostopts.WarmUpCalls(context.Background(), rt, req.Scope.Core(), warmTool{params: h.warmParams}, n); err != nil {
+	if _, err := hostopts.WarmUpCalls(context.Background(), rt, req.Scope.Core(), warmTool{params: h.warmParams, watcher: h.watcher}, n); err != nil {
 		return "", err
 	}
 	return "true", nil
