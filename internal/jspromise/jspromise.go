@@ -121,8 +121,8 @@ type Watcher struct {
 	watch  js.Value
 	settle js.Func
 	mu     sync.Mutex
-	next   int
-	wait   map[int]chan outcome
+	next   uint32
+	wait   map[uint32]chan outcome // by token (uint32: the runtime's map code for syscall/js's own table)
 }
 
 type outcome struct {
@@ -136,14 +136,15 @@ func NewWatcher(watch js.Value) *Watcher {
 	if watch.Type() != js.TypeFunction {
 		return nil
 	}
-	w := &Watcher{watch: watch, wait: map[int]chan outcome{}}
+	w := &Watcher{watch: watch, wait: map[uint32]chan outcome{}}
 	w.settle = js.FuncOf(func(_ js.Value, args []js.Value) any {
 		if len(args) < 3 || args[0].Type() != js.TypeNumber {
 			return nil
 		}
+		token := uint32(args[0].Int())
 		w.mu.Lock()
-		ch := w.wait[args[0].Int()]
-		delete(w.wait, args[0].Int())
+		ch := w.wait[token]
+		delete(w.wait, token)
 		w.mu.Unlock()
 		if ch == nil {
 			return nil // its await gave up (ctx done), or a token it never gave

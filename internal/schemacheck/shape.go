@@ -168,7 +168,7 @@ func numbersFit(valid []byte) bool {
 			for j < len(valid) && isNumberByte(valid[j]) {
 				j++
 			}
-			if tok := valid[i:j]; len(tok) > 300 || bytes.ContainsAny(tok, "eE") {
+			if tok := valid[i:j]; len(tok) > 300 || hasExponent(tok) {
 				// Only an exponent or some 300 digits leave float64's range.
 				if _, err := strconv.ParseFloat(string(tok), 64); err != nil {
 					return false
@@ -178,6 +178,15 @@ func numbersFit(valid []byte) bool {
 		}
 	}
 	return true
+}
+
+func hasExponent(tok []byte) bool {
+	for _, c := range tok {
+		if c == 'e' || c == 'E' {
+			return true
+		}
+	}
+	return false
 }
 
 func isNumberByte(c byte) bool {
