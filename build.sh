@@ -332,7 +332,7 @@ test_hostjs_go() {
   # engine's poll does not yield (see jsengine exportHostPoll).
   CODEMODE_QUICKJS_WASM="$PWD/$QJS_GUARDED" GOOS=js GOARCH=wasm go test -count=1 -timeout 15m -exec "node $PWD/hostjs/go_js_wasm_exec.mjs" \
     -skip 'TestLongBuiltinsEndAsTimeoutOnBothEngines|TestCloseLeavesAHostEngineOpen|TestCancellingTheContextStopsALongBuiltin|TestOtherGoroutinesRunWhileAGuestIsInsideABuiltin' \
-    ./core/ ./internal/engine/jsengine/ ./internal/quickjs/
+    ./core/ ./internal/engine/jsengine/ ./internal/quickjs/ ./internal/jspromise/
 }
 
 # e2e_serve PORT: the server of the Playwright suites (playwright.config.ts):

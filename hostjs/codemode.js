@@ -8,7 +8,7 @@
 // In a page the core runs in a dedicated Web Worker (a busy cell never freezes
 // the page); a cell still running past timeoutMs plus a grace is stopped by
 // terminating the worker. Elsewhere it runs inline. Types: codemode.d.ts.
-import { startCore, compileCore, fetchHooks, runClientTool, tsxLoader, asset } from "./core.js";
+import { startCore, compileCore, fetchHooks, runClientTool, tsxLoader, asset, watch } from "./core.js";
 // core.js's own imports, named here too: served as they are, a browser then
 // requests all three together with core.js instead of after it. build/web's
 // codemode.js is this module bundled with them (hostjs/build: no round trip
@@ -168,6 +168,7 @@ class InlineCore {
       callClientTool: (name, input, runId, callId) => runClientTool(byName.get(name), input, runId, callId, this.controllers),
       abortClientTool: (callId) => { const ac = this.controllers.get(callId); if (ac) ac.abort(); },
       transformTS: (src) => tsx.transform(src),
+      watch,
     };
     const { api, info } = await startCore({ assets, options: goOptions(o), hooks, modules: o.modules, demo: o.demo });
     this.api = api;

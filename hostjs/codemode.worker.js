@@ -1,7 +1,7 @@
 // The dedicated Web Worker that runs the Go core for a page (codemode.js starts
 // it). A busy cell blocks only this thread; the page stops it by terminating the
 // worker. Client tools run in the page; server tools are fetched from here.
-import { startCore, fetchHooks, tsxLoader, preloadWasmExec } from "./core.js";
+import { startCore, fetchHooks, tsxLoader, preloadWasmExec, watch } from "./core.js";
 // core.js's imports, requested together with it (see codemode.js).
 import "./assets.js";
 import "./hostengine.js";
@@ -37,6 +37,7 @@ const WARM_CALL_BATCHES = 5, WARM_CALL_BATCH = 20;
 
 const hooks = {
   ...fetchHooks(),
+  watch,
   callClientTool(name, input, runId, callId) {
     return new Promise((resolve, reject) => {
       tools.set(callId, { resolve, reject });

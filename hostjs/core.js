@@ -68,6 +68,16 @@ export function fetchHooks(fetchFn = globalThis.fetch) {
 }
 
 /**
+ * The core's await helper (hooks.watch; internal/jspromise.Watcher): settles
+ * a Go await by its token through one long-lived Go function, settle, so an
+ * await costs the core one call into JavaScript instead of two callbacks made
+ * and released per promise.
+ */
+export function watch(p, token, settle) {
+  Promise.resolve(p).then((v) => settle(token, true, v), (e) => settle(token, false, e));
+}
+
+/**
  * Runs a client tool of the page; answers its value as JSON text.
  * @param {Map<string, AbortController>} controllers
  */

@@ -11,6 +11,7 @@ package jspromise
 import (
 	"context"
 	"errors"
+	"sync"
 	"syscall/js"
 )
 
@@ -47,10 +48,6 @@ func Await(p js.Value) (js.Value, error) {
 // own. A Promise that settles after ctx ended is still consumed, so its
 // callbacks are released.
 func AwaitContext(ctx context.Context, p js.Value, cancel func()) (js.Value, error) {
-	type outcome struct {
-		v   js.Value
-		err error
-	}
 	ch := make(chan outcome, 1)
 	var ok, fail js.Func
 	ok = js.FuncOf(func(_ js.Value, args []js.Value) any {
@@ -111,4 +108,80 @@ func Message(v js.Value) string {
 		}
 	}
 	return js.Global().Get("String").Invoke(v).String()
+}
+
+// Watcher awaits promises through a helper of the host's JavaScript,
+// (p, token, settle) => p.then((v) => settle(token, true, v), (e) =>
+// settle(token, false, e)), and one long-lived Go function, settle: an await
+// then costs one JavaScript call, where AwaitContext makes two Go functions
+// (each a JavaScript wrapper, a table entry and a finalized js.Value), asks
+// instanceof and keeps then's promise. A page's client-tool call awaits once
+// (RESULTS.md, calls-4). A nil *Watcher is AwaitContext.
+type Watcher struct {
+	watch  js.Value
+	settle js.Func
+	mu     sync.Mutex
+	next   uint32
+	wait   map[uint32]chan outcome // by token (uint32: the runtime's map code for syscall/js's own table)
+}
+
+type outcome struct {
+	v   js.Value
+	err error
+}
+
+// NewWatcher makes a Watcher over the host's helper; nil when watch is not a
+// function (a host without one awaits as AwaitContext does).
+func NewWatcher(watch js.Value) *Watcher {
+	if watch.Type() != js.TypeFunction {
+		return nil
+	}
+	w := &Watcher{watch: watch, wait: map[uint32]chan outcome{}}
+	w.settle = js.FuncOf(func(_ js.Value, args []js.Value) any {
+		if len(args) < 3 || args[0].Type() != js.TypeNumber {
+			return nil
+		}
+		token := uint32(args[0].Int())
+		w.mu.Lock()
+		ch := w.wait[token]
+		delete(w.wait, token)
+		w.mu.Unlock()
+		if ch == nil {
+			return nil // its await gave up (ctx done), or a token it never gave
+		}
+		if args[1].Truthy() {
+			ch <- outcome{v: args[2]}
+		} else {
+			ch <- outcome{err: errors.New(Message(args[2]))}
+		}
+		return nil
+	})
+	return w
+}
+
+// AwaitContext is the package's AwaitContext through the helper: the same
+// value, the same errors, the same cancel when ctx is done first.
+func (w *Watcher) AwaitContext(ctx context.Context, p js.Value, cancel func()) (js.Value, error) {
+	if w == nil {
+		return AwaitContext(ctx, p, cancel)
+	}
+	ch := make(chan outcome, 1)
+	w.mu.Lock()
+	w.next++
+	token := w.next
+	w.wait[token] = ch
+	w.mu.Unlock()
+	w.watch.Invoke(p, token, w.settle.Value)
+	select {
+	case o := <-ch:
+		return o.v, o.err
+	case <-ctx.Done():
+		w.mu.Lock()
+		delete(w.wait, token) // a later settlement finds nothing to wake
+		w.mu.Unlock()
+		if cancel != nil {
+			cancel()
+		}
+		return js.Undefined(), ctx.Err()
+	}
 }

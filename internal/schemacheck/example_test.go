@@ -21,3 +21,24 @@ func Example() {
 	// at /ms: got string, want integer (keyword type)
 	// at /ms: maximum: must be <= 60000
 }
+
+// A schema that only asks for a JSON type is answered by the instance's
+// shape; its refusals still come from the validator, worded the same way.
+func ExampleSchema_ByShape() {
+	s, err := schemacheck.Compile([]byte(`{"type":"object","description":"Anything in an object."}`))
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(s.ByShape())
+	probs, _ := s.Validate([]byte(`{"any":["thing"]}`))
+	fmt.Println(len(probs))
+	probs, _ = s.Validate([]byte(`[1]`))
+	fmt.Printf("at %s: %s\n", probs[0].Pointer(), probs[0].Message)
+	typed, _ := schemacheck.Compile([]byte(`{"type":"object","properties":{"n":{"type":"number"}}}`))
+	fmt.Println(typed.ByShape())
+	// Output:
+	// true
+	// 0
+	// at /: got array, want object
+	// false
+}

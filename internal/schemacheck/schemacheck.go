@@ -25,7 +25,8 @@ import (
 // Schema is a compiled, self-contained JSON Schema. It is safe for concurrent use.
 type Schema struct {
 	resolved *jsonschema.Resolved
-	doc      any // the schema as decoded JSON, for explain
+	doc      any    // the schema as decoded JSON, for explain
+	accepts  shapes // the instances' JSON types it accepts whatever they hold (acceptedShapes)
 }
 
 // Compile parses and resolves a schema. Every $ref must point inside the schema:
@@ -51,7 +52,7 @@ func Compile(raw []byte) (*Schema, error) {
 	if err != nil {
 		return nil, resolveError(err)
 	}
-	return &Schema{resolved: r, doc: doc}, nil
+	return &Schema{resolved: r, doc: doc, accepts: acceptedShapes(doc)}, nil
 }
 
 // Problem is one way an instance fails its schema.
@@ -76,6 +77,14 @@ var ErrNotJSON = errors.New("not valid JSON")
 // otherwise at least one Problem (the innermost ones first found, in schema
 // order), or ErrNotJSON.
 func (s *Schema) Validate(instance []byte) ([]Problem, error) {
+	if s.accepts != 0 && s.accepts&shapeOf(instance) != 0 {
+		return nil, nil // what the validator would answer, without decoding the instance
+	}
+	return s.validate(instance)
+}
+
+// validate is Validate without the shortcut: decode, validate, explain.
+func (s *Schema) validate(instance []byte) ([]Problem, error) {
 	var v any
 	if err := decode(instance, &v); err != nil {
 		return nil, ErrNotJSON

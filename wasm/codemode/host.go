@@ -19,6 +19,7 @@ import (
 	"github.com/codemode-go/codemode/internal/engine/jsengine"
 	"github.com/codemode-go/codemode/internal/hostopts"
 	"github.com/codemode-go/codemode/internal/jsonin"
+	"github.com/codemode-go/codemode/internal/jspromise"
 	"github.com/codemode-go/codemode/internal/namespace"
 	"github.com/codemode-go/codemode/internal/ops"
 	"github.com/codemode-go/codemode/internal/relay"
@@ -58,6 +59,14 @@ type host struct {
 	// trans records every exec/wait with its nested calls (tool id, input
 	// size, outcome, duration) for hosts that show a trajectory (the web IDE).
 	trans *core.Transcript
+	// watcher awaits the hooks' promises (a client tool's answer) through
+	// hooks.watch; nil (jspromise.AwaitContext) without one.
+	watcher *jspromise.Watcher
+	// clientParams are the client tools' parameters; warmParams (tools.go),
+	// chosen from them on the first warm-up, the warm-up tool's.
+	clientParams []json.RawMessage
+	warmOnce     sync.Once
+	warmParams   json.RawMessage
 }
 
 func (h *host) api() js.Value {
@@ -120,6 +129,7 @@ func (h *host) init(args []js.Value) (string, error) {
 	}
 	if len(args) > 1 {
 		h.hooks = args[1]
+		h.watcher = jspromise.NewWatcher(h.hooks.Get("watch"))
 	}
 	cfgText := opts.Config
 	if len(cfgText) == 0 || string(cfgText) == "null" {
@@ -141,6 +151,7 @@ func (h *host) init(args []js.Value) (string, error) {
 			return "", err
 		}
 		tools = append(tools, t)
+		h.clientParams = append(h.clientParams, s.Parameters)
 	}
 	var servers []*mcp.Server
 	var ns *namespace.Registry

@@ -15,7 +15,8 @@
 //
 // init(optionsJSON, hooks, quickjsModule) comes first. hooks are
 // {callClientTool(name, inputJSON, runId, callId) -> Promise<string>,
-// abortClientTool(callId), fetch(url, init) -> Promise<{status, body}>}.
+// abortClientTool(callId), fetch(url, init) -> Promise<{status, body}>,
+// watch(promise, token, settle) (internal/jspromise.Watcher)}.
 package main
 
 import (

@@ -16,6 +16,7 @@ import (
 	"github.com/codemode-go/codemode/internal/jspromise"
 	"github.com/codemode-go/codemode/internal/ops"
 	"github.com/codemode-go/codemode/internal/remote"
+	"github.com/codemode-go/codemode/internal/schemacheck"
 )
 
 // clientSpec is a client tool's metadata as the page registered it. It is
@@ -53,7 +54,7 @@ func (t *clientTool) Execute(ctx context.Context, call catalog.Call) (catalog.Re
 		in = "{}"
 	}
 	p := t.h.hooks.Call("callClientTool", t.spec.Name, in, call.RunID, call.ID)
-	v, err := awaitCtx(ctx, p, func() { t.h.hooks.Call("abortClientTool", call.ID) })
+	v, err := t.h.watcher.AwaitContext(ctx, p, func() { t.h.hooks.Call("abortClientTool", call.ID) })
 	if err != nil {
 		if ctx.Err() != nil {
 			return catalog.Result{}, fmt.Errorf("client tool %s was aborted", t.id)
@@ -71,18 +72,38 @@ func (t *clientTool) Execute(ctx context.Context, call catalog.Call) (catalog.Re
 }
 
 // warmTool is the tool of the call-path warm-up: the shape of a client tool
-// (untrusted, an object schema with a property), answered by a JavaScript
+// (untrusted, the parameters of warmParams), answered by a JavaScript
 // promise of its input as the page's tools answer by one, without the page.
-type warmTool struct{}
-
-func (warmTool) Spec() catalog.Spec {
-	return catalog.Spec{Name: "warm_up", Description: "Answers its input.", Source: catalog.SourceClient, Owner: "codemode",
-		Origin: catalog.OriginClient, ReadOnly: true,
-		Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}`)}
+type warmTool struct {
+	params  json.RawMessage
+	watcher *jspromise.Watcher
 }
 
-func (warmTool) Execute(ctx context.Context, call catalog.Call) (catalog.Result, error) {
-	v, err := awaitCtx(ctx, js.Global().Get("Promise").Call("resolve", string(call.Input)), nil)
+func (w warmTool) Spec() catalog.Spec {
+	return catalog.Spec{Name: "warm_up", Description: "Answers its input.", Source: catalog.SourceClient, Owner: "codemode",
+		Origin: catalog.OriginClient, ReadOnly: true, Parameters: w.params}
+}
+
+// warmParams are the warm-up tool's parameters, so that the warm-up runs the
+// input check the page's calls run: an object schema the check answers by
+// the input's shape when every client tool's parameters are such a schema
+// (schemacheck.ByShape: those calls never run the validator, and warming it
+// would be V8 compiling its largest function for nothing, on the cores the
+// page's first cells need), else one with a typed, required property, which
+// runs the validator.
+func warmParams(clientParams []json.RawMessage) json.RawMessage {
+	raws := make([][]byte, len(clientParams))
+	for i, p := range clientParams {
+		raws[i] = p
+	}
+	if schemacheck.AllByShape(raws...) {
+		return json.RawMessage(`{"type":"object"}`)
+	}
+	return json.RawMessage(`{"type":"object","properties":{"n":{"type":"number"}},"required":["n"]}`)
+}
+
+func (w warmTool) Execute(ctx context.Context, call catalog.Call) (catalog.Result, error) {
+	v, err := w.watcher.AwaitContext(ctx, js.Global().Get("Promise").Call("resolve", string(call.Input)), nil)
 	if err != nil {
 		return catalog.Result{}, err
 	}
@@ -113,7 +134,8 @@ func (h *host) warmUpCalls(args []js.Value) (string, error) {
 	if r := ops.Decode([]byte(warmUpMessage), &req, "request body"); r != nil {
 		return "", errors.New("warmUpCalls: " + r.Message)
 	}
-	if _, err := hostopts.WarmUpCalls(context.Background(), rt, req.Scope.Core(), warmTool{}, n); err != nil {
+	h.warmOnce.Do(func() { h.warmParams = warmParams(h.clientParams) })
+	if _, err := hostopts.WarmUpCalls(context.Background(), rt, req.Scope.Core(), warmTool{params: h.warmParams, watcher: h.watcher}, n); err != nil {
 		return "", err
 	}
 	return "true", nil
