@@ -1,10 +1,8 @@
 package core
 
 import (
-	"bytes"
-	stdjson "encoding/json"
-
 	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/jsonw"
 	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
@@ -37,20 +35,11 @@ func (c callAnswer) fast() ([]byte, bool) {
 	if len(r.Content) > 0 || r.IsError || len(r.Details) == 0 {
 		return nil, false
 	}
-	var compact bytes.Buffer
-	if err := stdjson.Compact(&compact, r.Details); err != nil {
+	out := make([]byte, 0, len(r.Details)+len(c.tool)+32)
+	out, ok := jsonw.Raw(append(out, `{"result":{"details":`...), r.Details)
+	if !ok {
 		return nil, false
 	}
-	tool, err := json.Marshal(c.tool)
-	if err != nil {
-		return nil, false
-	}
-	var out bytes.Buffer
-	out.Grow(compact.Len() + len(tool) + 32)
-	out.WriteString(`{"result":{"details":`)
-	stdjson.HTMLEscape(&out, compact.Bytes())
-	out.WriteString(`},"tool":`)
-	out.Write(tool)
-	out.WriteByte('}')
-	return out.Bytes(), true
+	out = jsonw.String(append(out, `},"tool":`...), c.tool)
+	return append(out, '}'), true
 }

@@ -144,11 +144,14 @@ func (g *Registry) Resolve(ctx ScopeContext, visible []catalog.Spec) (*Runtime, 
 		rt.infos = append(rt.infos, Info{ID: e.reg.ID, GlobalName: e.reg.GlobalName, Description: e.reg.Description, Prompt: e.reg.Prompt})
 		descs = append(descs, d)
 	}
-	raw, err := json.Marshal(descs)
-	if err != nil {
-		return nil, fmt.Errorf("namespace: descriptors: %v", err)
+	rt.descriptors = json.RawMessage("[]")
+	if len(descs) > 0 { // none is every run of a host without namespaces (a page): no encoder built
+		raw, err := json.Marshal(descs)
+		if err != nil {
+			return nil, fmt.Errorf("namespace: descriptors: %v", err)
+		}
+		rt.descriptors = raw
 	}
-	rt.descriptors = raw
 	return rt, errors.Join(skipped...)
 }
 
