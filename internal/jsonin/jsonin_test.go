@@ -4,6 +4,7 @@ import (
 	"bytes"
 	stdjson "encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -138,12 +139,68 @@ func FuzzDecode(f *testing.F) {
 		if err := dec.Decode(&ref); err != nil {
 			t.Fatalf("accepted %q that encoding/json refuses: %v", body, err)
 		}
-		a, _ := stdjson.Marshal(v)
-		b, _ := stdjson.Marshal(ref)
-		if !bytes.Equal(a, b) {
-			t.Fatalf("decoded %s, encoding/json decoded %s", a, b)
+		if !reflect.DeepEqual(v, ref) {
+			a, _ := stdjson.Marshal(v)
+			b, _ := stdjson.Marshal(ref)
+			t.Fatalf("decoded %s (%#v), encoding/json decoded %s (%#v)", a, v, b, ref)
 		}
 	})
+}
+
+// odd holds the types the walk leaves to Unmarshal (a ",string" option, an
+// UnmarshalJSON method, an array) beside ones it builds, embedded fields and
+// pointers to free-form values.
+type odd struct {
+	Shared
+	Quoted int                 `json:"quoted,string"`
+	Via    *viaMethod          `json:"via"`
+	Pair   [2]int              `json:"pair"`
+	Raw    *stdjson.RawMessage `json:"raw"`
+	Any    *any                `json:"any"`
+	Nums   []float32           `json:"nums"`
+	Small  map[string]int8     `json:"small"`
+}
+
+// viaMethod decodes itself: N is the length of its JSON.
+type viaMethod struct {
+	N int `json:"n"`
+}
+
+func (v *viaMethod) UnmarshalJSON(b []byte) error { v.N = len(b); return nil }
+
+// TestDecodeBuildsAsUnmarshal: what Decode builds is what encoding/json's
+// Unmarshal builds, for the types the walk fills and the ones it leaves to
+// Unmarshal; a refused message leaves the value untouched.
+func TestDecodeBuildsAsUnmarshal(t *testing.T) {
+	for _, in := range []string{
+		`{"code":"c","language":"ts","nums":[1.5,-2],"small":{"a":-128},"raw":  [ 1, {"a" : 2} ] ,"any":{"x":[1,"y",null]}}`,
+		`{"code":null,"raw":null,"any":null,"nums":[],"small":{}}`,
+		`{"raw":"\u2028 <","any":3}`,
+		`{"via":{"n":1}}`, `{"via":null}`, `{"pair":[1,2]}`, `{"code":"c","pair":[3]}`,
+		` { "nums" : [ 1 , 2 ] , "raw" : { } } `,
+	} {
+		var got, want odd
+		if err := Decode([]byte(in), &got, "request body"); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if err := stdjson.Unmarshal([]byte(in), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\ndecoded   %#v\nUnmarshal %#v", in, got, want)
+		}
+	}
+	var q odd // Unmarshal refuses a ",string" field's unquoted number, so Decode does
+	if err := Decode([]byte(`{"quoted":12}`), &q, "request body"); err == nil || stdjson.Unmarshal([]byte(`{"quoted":12}`), &q) == nil {
+		t.Fatalf("a \",string\" field's number was accepted: %v", err)
+	}
+	c := "keep"
+	for _, v := range []odd{{}, {Shared: Shared{Code: &c}}} {
+		was := v
+		if err := Decode([]byte(`{"code":"x","nums":[1],"small":{"a":999}}`), &v, "request body"); err == nil || !reflect.DeepEqual(v, was) || c != "keep" {
+			t.Fatalf("refused message changed the value: %v %+v", err, v)
+		}
+	}
 }
 
 // Shared is embedded by withShared, as a request type embeds the arguments it
