@@ -127,8 +127,15 @@ func fills(t reflect.Type) bool {
 	if t == rawMessageType {
 		return true
 	}
-	if t.Kind() == reflect.Array || (t.Kind() == reflect.Interface && t.NumMethod() > 0) {
+	switch {
+	case t.Kind() == reflect.Array || (t.Kind() == reflect.Interface && t.NumMethod() > 0):
 		return false
+	case t.Kind() == reflect.Pointer || (t.Name() == "" && t.Kind() != reflect.Struct) || (t.Name() != "" && t.PkgPath() == ""):
+		// No methods: a pointer's are its element's (checked after it), an
+		// unnamed type other than a struct (with embedded fields) has none,
+		// nor has a predeclared one. The rest asks reflect for *t, which may
+		// have to search the binary's types.
+		return true
 	}
 	pt := reflect.PointerTo(t)
 	return !pt.Implements(unmarshalerType) && !pt.Implements(textUnmarshalerType)

@@ -241,3 +241,19 @@ func TestEmbeddedStructsArePromoted(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestFillsLeavesMethodsToUnmarshal: a type whose UnmarshalJSON is promoted
+// from an embedded field, named or not, is Unmarshal's to build.
+func TestFillsLeavesMethodsToUnmarshal(t *testing.T) {
+	type named struct{ viaMethod }
+	for _, typ := range []reflect.Type{reflect.TypeFor[viaMethod](), reflect.TypeFor[named](), reflect.TypeFor[struct{ viaMethod }]()} {
+		if fills(typ) {
+			t.Errorf("fills(%v) = true", typ)
+		}
+	}
+	for _, typ := range []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[*string](), reflect.TypeFor[[]int](), reflect.TypeFor[map[string]bool](), reflect.TypeFor[struct{ A int }](), reflect.TypeFor[stdjson.Number](), rawMessageType} {
+		if !fills(typ) {
+			t.Errorf("fills(%v) = false", typ)
+		}
+	}
+}
