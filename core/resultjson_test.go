@@ -49,22 +49,23 @@ func TestResultJSONMatchesReflection(t *testing.T) {
 
 func checkResultJSON(t *testing.T, r Result) {
 	t.Helper()
-	got, err := r.MarshalJSON()
-	for name, marshal := range marshals {
-		want, werr := r.marshalReflect(marshal)
-		if (err != nil) != (werr != nil) || string(got) != string(want) {
-			t.Fatalf("%+v:\ndirect %s (%v)\n%s %s (%v)", r, got, err, name, want, werr)
-		}
-	}
+	checkDirect(t, r, r.MarshalJSON, r.marshalReflect)
 }
 
 func checkOutputJSON(t *testing.T, o Output) {
 	t.Helper()
-	got, err := o.MarshalJSON()
+	checkDirect(t, o, o.MarshalJSON, o.marshalReflect)
+}
+
+// checkDirect holds a direct writer's bytes, and its failing, to the
+// reflective reference under each codec of marshals.
+func checkDirect(t *testing.T, v any, direct func() ([]byte, error), reference func(func(any) ([]byte, error)) ([]byte, error)) {
+	t.Helper()
+	got, err := direct()
 	for name, marshal := range marshals {
-		want, werr := o.marshalReflect(marshal)
+		want, werr := reference(marshal)
 		if (err != nil) != (werr != nil) || string(got) != string(want) {
-			t.Fatalf("%+v:\ndirect %s (%v)\n%s %s (%v)", o, got, err, name, want, werr)
+			t.Fatalf("%+v:\ndirect %s (%v)\n%s %s (%v)", v, got, err, name, want, werr)
 		}
 	}
 }
@@ -90,13 +91,7 @@ func TestRunDataJSONMatchesMarshal(t *testing.T) {
 
 func checkRunData(t *testing.T, d runData) {
 	t.Helper()
-	got, err := d.marshal()
-	for name, marshal := range marshals {
-		want, werr := marshal(d)
-		if (err != nil) != (werr != nil) || string(got) != string(want) {
-			t.Fatalf("%+v:\ndirect %s (%v)\n%s %s (%v)", d, got, err, name, want, werr)
-		}
-	}
+	checkDirect(t, d, d.marshal, func(marshal func(any) ([]byte, error)) ([]byte, error) { return marshal(d) })
 }
 
 // FuzzResultJSON holds the direct writers to both codecs for any text in
