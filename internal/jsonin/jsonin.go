@@ -72,6 +72,19 @@ func Decode(b []byte, v any, what string) error {
 	if !utf8.Valid(b) {
 		return &Error{Malformed, what + " is not valid UTF-8"}
 	}
+	rv := reflect.ValueOf(v).Elem()
+	if rv.IsZero() {
+		if plainDecode(b, rv) {
+			return nil
+		}
+		rv.SetZero()
+	}
+	return walk(b, v, what)
+}
+
+// walk is Decode by encoding/json's tokenizer: every message plainDecode
+// leaves, and every refusal with its exact wording.
+func walk(b []byte, v any, what string) error {
 	dec := stdjson.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
 	rv := reflect.ValueOf(v).Elem()

@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 type req struct {
@@ -256,4 +257,54 @@ func TestFillsLeavesMethodsToUnmarshal(t *testing.T) {
 			t.Errorf("fills(%v) = false", typ)
 		}
 	}
+}
+
+var plainSeeds = []string{
+	`{"app":"x","rate":-2,"port":8080,"on":true,"tags":["a",""],"heads":{"k":"v"},"raw":[{"a":1.5e3,"b":[true,false,null]}],"next":{"app":"y","next":null},"Plain":"é"}`,
+	` { "code" : "c" , "language":"ts", "nums":[1,2], "small":{"a":-128}, "raw": { } } `,
+	`{"rate":01}`, `{"rate":-0}`, `{"port":-0}`, `{"port":65536}`, `{"rate":1e2}`, `{"app":"a\"b"}`, `{"app":"` + "\x01" + `"}`,
+	`{"tags":[1,]}`, `{"tags":[,]}`, `{"heads":{"a":"1","a":"2"}}`, `{"app":"x",}`, `{"on":truex}`, `{"next":nullx}`, `{"raw":-}`,
+	`{"raw":[[[[[[[[]]]]]]]]}`, `{"tags":null,"heads":null,"raw":null,"next":null}`, `{} `, ` {}x`, `[]`, `null`, `{"code":null}`,
+}
+
+// FuzzPlainDecode: whatever plainDecode accepts, the walk accepts and builds
+// alike, for a type of every kind the walk fills and one with kinds it leaves.
+func FuzzPlainDecode(f *testing.F) {
+	for _, s := range plainSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if !utf8.Valid(body) {
+			return
+		}
+		checkPlain[req](t, body)
+		checkPlain[odd](t, body)
+	})
+}
+
+func TestPlainDecode(t *testing.T) {
+	accepted := 0
+	for _, s := range plainSeeds {
+		if checkPlain[req](t, []byte(s)) {
+			accepted++
+		}
+		checkPlain[odd](t, []byte(s))
+	}
+	if accepted < 3 {
+		t.Fatalf("plainDecode accepted %d of the seeds", accepted)
+	}
+}
+
+// checkPlain reports whether plainDecode took body as a T, failing the test
+// when the walk refuses it or builds another value.
+func checkPlain[T any](t *testing.T, body []byte) bool {
+	t.Helper()
+	var fast, walked T
+	if !plainDecode(body, reflect.ValueOf(&fast).Elem()) {
+		return false
+	}
+	if err := walk(body, &walked, "request body"); err != nil || !reflect.DeepEqual(fast, walked) {
+		t.Fatalf("%q: plainDecode built %#v, the walk %#v (%v)", body, fast, walked, err)
+	}
+	return true
 }
