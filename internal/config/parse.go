@@ -40,13 +40,10 @@ func Parse(data []byte) (Config, error) {
 	if len(data) > maxInputBytes {
 		return Config{}, &Error{Msg: fmt.Sprintf("config is too large (%d bytes, at most %d)", len(data), maxInputBytes)}
 	}
-	switch string(bytes.TrimSpace(data)) {
-	case "":
-		return Default(), nil
-	case "{}":
-		// What the parser and fromObject make of an empty object
-		// (TestEmptyObjectIsDefault); a page's core without a config
-		// then never compiles the JSON5 parser.
+	// Nothing, or an empty object: what the parser and fromObject make of {}
+	// (TestEmptyObjectIsDefault), without them, so a page's core without a
+	// config never compiles the JSON5 parser.
+	if t := string(bytes.TrimSpace(data)); t == "" || t == "{}" {
 		return Default(), nil
 	}
 	n, err := DecodeJSON5(data)
