@@ -308,3 +308,36 @@ func checkPlain[T any](t *testing.T, body []byte) bool {
 	}
 	return true
 }
+
+// BenchmarkDecode: an exec message by Decode (plainDecode takes it) and by
+// the walk alone, as every message went before.
+func BenchmarkDecode(b *testing.B) {
+	type scope struct {
+		AgentID    string `json:"agentId"`
+		SessionID  string `json:"sessionId"`
+		SessionKey string `json:"sessionKey"`
+		AgentRunID string `json:"agentRunId"`
+	}
+	type execReq struct {
+		Code        *string `json:"code"`
+		Language    *string `json:"language"`
+		RestartSafe *bool   `json:"restartSafe"`
+		Scope       *scope  `json:"scope"`
+	}
+	msgs := map[string][]byte{
+		"plain":   []byte(`{"code":"const r = await tools.search('files'); return r.length","restartSafe":false,"scope":{"agentId":"a","sessionId":"s1","sessionKey":"k1","agentRunId":"r1"}}`),
+		"escaped": []byte(`{"code":"const r = await tools.search(\"files\"); return r.length","restartSafe":false,"scope":{"agentId":"a","sessionId":"s1","sessionKey":"k1","agentRunId":"r1"}}`),
+	}
+	for mname, msg := range msgs {
+		for name, dec := range map[string]func([]byte, any, string) error{"Decode": Decode, "walk": walk} {
+			b.Run(mname+"/"+name, func(b *testing.B) {
+				for b.Loop() {
+					var v execReq
+					if err := dec(msg, &v, "request body"); err != nil || v.Scope == nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
