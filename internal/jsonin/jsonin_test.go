@@ -265,6 +265,8 @@ var plainSeeds = []string{
 	`{"rate":01}`, `{"rate":-0}`, `{"port":-0}`, `{"port":65536}`, `{"rate":1e2}`, `{"app":"a\"b"}`, `{"app":"` + "\x01" + `"}`,
 	`{"tags":[1,]}`, `{"tags":[,]}`, `{"heads":{"a":"1","a":"2"}}`, `{"app":"x",}`, `{"on":truex}`, `{"next":nullx}`, `{"raw":-}`,
 	`{"raw":[[[[[[[[]]]]]]]]}`, `{"tags":null,"heads":null,"raw":null,"next":null}`, `{} `, ` {}x`, `[]`, `null`, `{"code":null}`,
+	`{"app":"line\nnext \"q\" \\ \/ \b\f\r\t \u00e9 \u0000 \u20AC","heads":{"k\n":"\u0041"}}`, `{"app":"\ud83d\ude00"}`,
+	`{"app":"\udc00"}`, `{"app":"\u12"}`, `{"app":"\x"}`, `{"app":"\u+123"}`, `{"a\u0070p":"x"}`, `{"app":"\`,
 }
 
 // FuzzPlainDecode: whatever plainDecode accepts, the walk accepts and builds
@@ -292,6 +294,11 @@ func TestPlainDecode(t *testing.T) {
 	}
 	if accepted < 3 {
 		t.Fatalf("plainDecode accepted %d of the seeds", accepted)
+	}
+	// A cell's newlines and quotes are escapes: the plain path takes them.
+	var v req
+	if !plainDecode([]byte(`{"app":"a\n\"b\" \u00e9"}`), reflect.ValueOf(&v).Elem()) || v.App != "a\n\"b\" é" {
+		t.Fatalf("plainDecode of escapes: %q", v.App)
 	}
 }
 

@@ -1,6 +1,10 @@
 package jsonin
 
-import "reflect"
+import (
+	"reflect"
+	"strconv"
+	"unicode/utf8"
+)
 
 // plainDecode decodes the common message without encoding/json's tokenizer:
 // keys and strings without escapes, integers, booleans, null, objects and
@@ -51,22 +55,54 @@ func (p *plain) word(w string) bool {
 	return false
 }
 
-// str reads a string without escapes or control characters.
+// str reads a string without control characters; its escapes are the
+// short ones and \uXXXX outside the surrogates (a cell's newlines and
+// quotes), decoded as encoding/json decodes them.
 func (p *plain) str() (string, bool) {
 	if !p.eat('"') {
 		return "", false
 	}
-	for start := p.i; p.i < len(p.b); p.i++ {
-		switch c := p.b[p.i]; {
+	start := p.i
+	var buf []byte // the decoded string once it has an escape
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		switch {
 		case c == '"':
 			p.i++
-			return string(p.b[start : p.i-1]), true
-		case c == '\\' || c < 0x20:
+			if buf == nil {
+				return string(p.b[start : p.i-1]), true
+			}
+			return string(append(buf, p.b[start:p.i-1]...)), true
+		case c < 0x20:
+			return "", false
+		case c != '\\':
+			p.i++
+			continue
+		}
+		buf = append(buf, p.b[start:p.i]...)
+		if p.i+1 >= len(p.b) {
 			return "", false
 		}
+		if r, ok := shortEscapes[p.b[p.i+1]]; ok {
+			buf = append(buf, r)
+			p.i += 2
+		} else if p.b[p.i+1] == 'u' && p.i+6 <= len(p.b) {
+			r, err := strconv.ParseUint(string(p.b[p.i+2:p.i+6]), 16, 32)
+			if err != nil || r >= 0xd800 && r < 0xe000 {
+				return "", false // surrogates (pairs, lone ones) and the rest are the walk's
+			}
+			buf = utf8.AppendRune(buf, rune(r))
+			p.i += 6
+		} else {
+			return "", false
+		}
+		start = p.i
 	}
 	return "", false
 }
+
+// shortEscapes are JSON's one-letter escapes.
+var shortEscapes = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
 
 // number reads a JSON number's text; integer false when it has a fraction or
 // an exponent.
