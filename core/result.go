@@ -4,6 +4,7 @@ import (
 	"github.com/codemode-go/codemode/internal/catalog"
 	"time"
 
+	"github.com/codemode-go/codemode/internal/jsonw"
 	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
@@ -45,17 +46,42 @@ type Output struct {
 // {"type":"text","text":...} with text always present (also when empty), or
 // {"type":"json","value":...} with value always present (null included).
 func (o Output) MarshalJSON() ([]byte, error) {
+	if b, ok := o.appendJSON(nil); ok {
+		return b, nil
+	}
+	return o.marshalReflect(json.Marshal)
+}
+
+// appendJSON writes MarshalJSON's bytes without reflection (jsonw); false
+// when the value is not valid JSON, which marshalReflect then refuses.
+func (o Output) appendJSON(dst []byte) ([]byte, bool) {
+	dst = jsonw.String(append(dst, `{"type":`...), o.Type)
 	if o.Type == "json" {
 		v := o.Value
 		if v == nil {
 			v = json.RawMessage("null")
 		}
-		return json.Marshal(struct {
+		dst, ok := jsonw.Raw(append(dst, `,"value":`...), v)
+		return append(dst, '}'), ok
+	}
+	return append(jsonw.String(append(dst, `,"text":`...), o.Text), '}'), true
+}
+
+// marshalReflect is MarshalJSON by reflection (marshal is json.Marshal): the
+// reference appendJSON is tested against, and the error for a value that is
+// not JSON.
+func (o Output) marshalReflect(marshal func(any) ([]byte, error)) ([]byte, error) {
+	if o.Type == "json" {
+		v := o.Value
+		if v == nil {
+			v = json.RawMessage("null")
+		}
+		return marshal(struct {
 			Type  string          `json:"type"`
 			Value json.RawMessage `json:"value"`
 		}{o.Type, v})
 	}
-	return json.Marshal(struct {
+	return marshal(struct {
 		Type string `json:"type"`
 		Text string `json:"text"`
 	}{o.Type, o.Text})
@@ -69,6 +95,15 @@ type PendingToolCall struct {
 	ToolID string `json:"toolId,omitempty"`
 	// Kind is the bridge operation: "call", "mcp.call", "ns.call", "timer" and so on.
 	Kind string `json:"kind"`
+}
+
+// appendJSON writes p as encoding/json does (Result.appendJSON).
+func (p PendingToolCall) appendJSON(dst []byte) []byte {
+	dst = jsonw.String(append(dst, `{"id":`...), p.ID)
+	if p.ToolID != "" {
+		dst = jsonw.String(append(dst, `,"toolId":`...), p.ToolID)
+	}
+	return append(jsonw.String(append(dst, `,"kind":`...), p.Kind), '}')
 }
 
 // Result is the CodeModeResult union as one struct: the fields present depend on
@@ -106,20 +141,82 @@ type Result struct {
 // MarshalJSON writes exactly the spec's variant for the status, in the spec's
 // field order; `value` is always present on completed results (null included).
 func (r Result) MarshalJSON() ([]byte, error) {
+	if b, ok := r.appendJSON(nil); ok {
+		return b, nil
+	}
+	return r.marshalReflect(json.Marshal)
+}
+
+// appendJSON writes MarshalJSON's bytes without reflection (jsonw): a page's
+// first result would otherwise build encoding/json's encoders for Result,
+// Output and Telemetry on its way (see the jsonw package). False when a raw
+// value is not valid JSON; marshalReflect then answers encoding/json's error.
+func (r Result) appendJSON(dst []byte) ([]byte, bool) {
+	ok := true
+	dst = jsonw.String(append(dst, `{"status":`...), string(r.Status))
 	switch r.Status {
 	case StatusCompleted:
 		v := r.Value
 		if v == nil {
 			v = json.RawMessage("null")
 		}
-		return json.Marshal(struct {
+		dst, ok = jsonw.Raw(append(dst, `,"value":`...), v)
+	case StatusWaiting:
+		dst = jsonw.String(append(dst, `,"runId":`...), r.RunID)
+		dst = jsonw.String(append(dst, `,"reason":`...), r.Reason)
+		if len(r.PendingToolCalls) > 0 {
+			dst = append(dst, `,"pendingToolCalls":[`...)
+			for i, p := range r.PendingToolCalls {
+				if i > 0 {
+					dst = append(dst, ',')
+				}
+				dst = p.appendJSON(dst)
+			}
+			dst = append(dst, ']')
+		}
+	default:
+		dst = jsonw.String(append(dst, `,"error":`...), r.Error)
+		if r.Code != "" {
+			dst = jsonw.String(append(dst, `,"code":`...), string(r.Code))
+		}
+	}
+	if len(r.Output) > 0 {
+		dst = append(dst, `,"output":[`...)
+		for i, o := range r.Output {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var okO bool
+			dst, okO = o.appendJSON(dst)
+			ok = ok && okO
+		}
+		dst = append(dst, ']')
+	}
+	dst = r.Telemetry.AppendJSON(append(dst, `,"telemetry":`...))
+	if r.Status == StatusWaiting && r.RestartSafe {
+		dst = append(dst, `,"restartSafe":true`...)
+	}
+	return append(dst, '}'), ok
+}
+
+// marshalReflect is MarshalJSON by reflection (marshal is json.Marshal): the
+// reference appendJSON is tested against, and the error for a raw value that
+// is not JSON.
+func (r Result) marshalReflect(marshal func(any) ([]byte, error)) ([]byte, error) {
+	switch r.Status {
+	case StatusCompleted:
+		v := r.Value
+		if v == nil {
+			v = json.RawMessage("null")
+		}
+		return marshal(struct {
 			Status    Status            `json:"status"`
 			Value     json.RawMessage   `json:"value"`
 			Output    []Output          `json:"output,omitempty"`
 			Telemetry catalog.Telemetry `json:"telemetry"`
 		}{r.Status, v, r.Output, r.Telemetry})
 	case StatusWaiting:
-		return json.Marshal(struct {
+		return marshal(struct {
 			Status           Status            `json:"status"`
 			RunID            string            `json:"runId"`
 			Reason           string            `json:"reason"`
@@ -129,7 +226,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 			RestartSafe      bool              `json:"restartSafe,omitempty"`
 		}{r.Status, r.RunID, r.Reason, r.PendingToolCalls, r.Output, r.Telemetry, r.RestartSafe})
 	default:
-		return json.Marshal(struct {
+		return marshal(struct {
 			Status    Status            `json:"status"`
 			Error     string            `json:"error"`
 			Code      ErrorCode         `json:"code,omitempty"`

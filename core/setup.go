@@ -1,10 +1,13 @@
 package core
 
 import (
+	"maps"
+	"slices"
 	"strings"
 	"unicode/utf16"
 
 	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/jsonw"
 	json "github.com/codemode-go/codemode/internal/jsonx"
 )
 
@@ -17,6 +20,40 @@ type runData struct {
 	SafeNames  map[string]string        `json:"safeNames"`
 	MCP        map[string]mcpServerData `json:"mcp"`
 	Namespaces json.RawMessage          `json:"namespaces"`
+}
+
+// marshal is json.Marshal(d), written without reflection (jsonw) unless the
+// namespaces' descriptors are not valid JSON, when json.Marshal says why.
+func (d runData) marshal() ([]byte, error) {
+	b := append(make([]byte, 0, 256+len(d.Namespaces)), `{"allTools":[`...)
+	for i, e := range d.AllTools {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = e.AppendJSON(b)
+	}
+	if d.AllTools == nil {
+		b = append(b[:len(b)-1], "null"...)
+	} else {
+		b = append(b, ']')
+	}
+	b = jsonw.StringMap(append(b, `,"safeNames":`...), d.SafeNames)
+	if d.MCP == nil {
+		b = append(b, `,"mcp":null`...)
+	} else {
+		b = append(b, `,"mcp":{`...)
+		for i, k := range slices.Sorted(maps.Keys(d.MCP)) {
+			srv := d.MCP[k]
+			b = jsonw.String(append(jsonw.Key(b, k, i == 0), `{"server":`...), srv.Server)
+			b = append(jsonw.StringMap(append(b, `,"tools":`...), srv.Tools), '}')
+		}
+		b = append(b, '}')
+	}
+	b, ok := jsonw.Raw(append(b, `,"namespaces":`...), d.Namespaces)
+	if !ok {
+		return json.Marshal(d)
+	}
+	return append(b, '}'), nil
 }
 
 // apiTable is the guest's "api.files" answer: the file table and the contents
@@ -58,7 +95,7 @@ func (r *run) setup() error {
 	if d.AllTools == nil {
 		d.AllTools = []catalog.Entry{}
 	}
-	b, err := json.Marshal(d)
+	b, err := d.marshal()
 	if err != nil {
 		return err
 	}

@@ -99,6 +99,9 @@ type ServerNames struct {
 // it; the declarations rendered by Render use exactly the same spellings.
 func SafeNames(servers []ServerDecl) map[string]ServerNames {
 	out := map[string]ServerNames{}
+	if len(servers) == 0 { // a run without MCP servers (a page's): normalize's first call spared
+		return out
+	}
 	for _, s := range normalize(servers) {
 		tools := make(map[string]string, len(s.tools))
 		for _, t := range s.tools {

@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 
+	"github.com/codemode-go/codemode/internal/jsonw"
 	"github.com/codemode-go/codemode/internal/text"
 	"github.com/codemode-go/codemode/internal/tsschema"
 )
@@ -27,6 +28,26 @@ type Entry struct {
 	Input string `json:"input"`
 	// Output is present only for a complete hint from a trusted outputSchema.
 	Output string `json:"output,omitempty"`
+}
+
+// AppendJSON appends e as encoding/json writes it, without reflection (see
+// the jsonw package: every run hands its entries to the guest as JSON).
+func (e Entry) AppendJSON(dst []byte) []byte {
+	dst = jsonw.String(append(dst, `{"id":`...), e.ID)
+	dst = jsonw.String(append(dst, `,"name":`...), e.Name)
+	if e.Label != "" {
+		dst = jsonw.String(append(dst, `,"label":`...), e.Label)
+	}
+	dst = jsonw.String(append(dst, `,"description":`...), e.Description)
+	dst = jsonw.String(append(dst, `,"source":`...), string(e.Source))
+	if e.SourceName != "" {
+		dst = jsonw.String(append(dst, `,"sourceName":`...), e.SourceName)
+	}
+	dst = jsonw.String(append(dst, `,"input":`...), e.Input)
+	if e.Output != "" {
+		dst = jsonw.String(append(dst, `,"output":`...), e.Output)
+	}
+	return append(dst, '}')
 }
 
 // IndexLine is the entry's line in the exec tool's quick index,

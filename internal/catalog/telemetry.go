@@ -1,6 +1,10 @@
 package catalog
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/codemode-go/codemode/internal/jsonw"
+)
 
 // SourceCounts is the catalog size per source.
 type SourceCounts struct {
@@ -44,4 +48,18 @@ func (c *Catalog) Telemetry(modelVisible []string) Telemetry {
 		CallCount:         c.calls.Load(),
 		ModelVisibleTools: mv,
 	}
+}
+
+// AppendJSON appends t as encoding/json writes it, without reflection (see
+// the jsonw package: every result carries telemetry, a page's first one too).
+func (t Telemetry) AppendJSON(dst []byte) []byte {
+	dst = jsonw.Int(append(dst, `{"catalogSize":`...), t.CatalogSize)
+	dst = jsonw.Int(append(dst, `,"catalogBySource":{"openclaw":`...), t.CatalogBySource.OpenClaw)
+	dst = jsonw.Int(append(dst, `,"mcp":`...), t.CatalogBySource.MCP)
+	dst = jsonw.Int(append(dst, `,"client":`...), t.CatalogBySource.Client)
+	dst = jsonw.Int(append(dst, `},"searchCount":`...), t.SearchCount)
+	dst = jsonw.Int(append(dst, `,"describeCount":`...), t.DescribeCount)
+	dst = jsonw.Int(append(dst, `,"callCount":`...), t.CallCount)
+	dst = jsonw.Strings(append(dst, `,"modelVisibleTools":`...), t.ModelVisibleTools)
+	return append(dst, '}')
 }

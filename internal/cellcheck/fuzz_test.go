@@ -99,3 +99,21 @@ func BenchmarkCheckAdversarial(b *testing.B) {
 		}
 	}
 }
+
+// FuzzModulePrefilter: the word prefilter never hides a module construct the
+// token walk finds.
+func FuzzModulePrefilter(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		if !mayLoadModules(src) && checkModulesWalk(src) != nil {
+			t.Fatalf("prefilter skipped %q: %v", src, checkModulesWalk(src))
+		}
+	})
+}
+
+// checkModulesWalk is checkModules without its prefilter.
+func checkModulesWalk(src string) *Error {
+	return checkModules("/*\\*/" + src)
+}

@@ -1,5 +1,7 @@
 package cellcheck
 
+import "strings"
+
 // checkModules finds module-loading constructs in code (never in strings,
 // comments, template text or regexes). It is a lint that turns what would be a
 // confusing SyntaxError or ReferenceError inside QuickJS into an actionable
@@ -7,6 +9,9 @@ package cellcheck
 // require or file system at all), so a rare false negative costs a worse
 // error message, not a breach.
 func checkModules(src string) *Error {
+	if !mayLoadModules(src) {
+		return nil
+	}
 	toks := tokenize(src)
 	closing := matchParens(toks)
 	inNamespace := namespaceBodies(toks)
@@ -22,6 +27,27 @@ func checkModules(src string) *Error {
 		}
 	}
 	return nil
+}
+
+// moduleWords contain every identifier moduleConstruct answers for
+// ("import" covers importScripts, "export" exports, "require"
+// __non_webpack_require__).
+var moduleWords = [...]string{"import", "export", "require", "module", "System", "define"}
+
+// mayLoadModules is false when src cannot hold a module construct: none of
+// moduleWords occurs in it, nor a backslash (an escaped identifier). Most
+// cells are such, and skip the token walk (in a page, a first cell then
+// never compiles it).
+func mayLoadModules(src string) bool {
+	if strings.IndexByte(src, '\\') >= 0 {
+		return true
+	}
+	for _, w := range moduleWords {
+		if strings.Contains(src, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // tokenize returns the significant tokens of src, ending with tokEOF.

@@ -19,6 +19,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -71,10 +72,30 @@ func Decode(b []byte, v any, what string) error {
 	if !utf8.Valid(b) {
 		return &Error{Malformed, what + " is not valid UTF-8"}
 	}
+	rv := reflect.ValueOf(v).Elem()
+	if rv.IsZero() {
+		if plainDecode(b, rv) {
+			return nil
+		}
+		rv.SetZero()
+	}
+	return walk(b, v, what)
+}
+
+// walk is Decode by encoding/json's tokenizer: every message plainDecode
+// leaves, and every refusal with its exact wording.
+func walk(b []byte, v any, what string) error {
 	dec := stdjson.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	w := walker{dec: dec, what: what}
-	if err := w.value(reflect.TypeOf(v).Elem(), "", 0); err != nil {
+	rv := reflect.ValueOf(v).Elem()
+	// The walk builds into a zero value only: Unmarshal merges into what v
+	// holds, which is its to do.
+	w := walker{dec: dec, b: b, what: what, fill: rv.IsZero()}
+	filling := w.fill
+	if err := w.value(rv.Type(), rv, "", 0); err != nil {
+		if filling {
+			rv.SetZero() // a refused message leaves v as it was
+		}
 		return err
 	}
 	end := int(dec.InputOffset())
@@ -82,20 +103,74 @@ func Decode(b []byte, v any, what string) error {
 		for end < len(b) && strings.IndexByte(" \t\r\n", b[end]) >= 0 {
 			end++
 		}
+		if filling {
+			rv.SetZero()
+		}
 		return &Error{Trailing, fmt.Sprintf("%s has data after the JSON value (at byte %d)", what, end)}
 	}
-	// The walk used encoding/json's tokenizer for its exact syntax errors
-	// (goccy/go-json's Token accepts an unterminated object); the checked
-	// value is then built by goccy/go-json, the faster of the two.
+	if w.fill {
+		return nil
+	}
+	// The walk met a type it does not build itself (fills): the checked
+	// value is built by Unmarshal (goccy/go-json natively, the faster).
+	if filling {
+		rv.SetZero()
+	}
 	if err := json.Unmarshal(b, v); err != nil {
 		return &Error{Malformed, what + " could not be decoded"} // unreachable after the walk
 	}
 	return nil
 }
 
+// The walk builds the value as it checks it, as encoding/json's Unmarshal
+// would build it: a second pass over the message by Unmarshal cost a page's
+// first exec encoding/json's decoder and its per-type field tables (V8
+// compiles each on first use). The types Unmarshal treats specially are left
+// to it (fills).
+var (
+	unmarshalerType     = reflect.TypeFor[stdjson.Unmarshaler]()
+	textUnmarshalerType = reflect.TypeFor[interface{ UnmarshalText([]byte) error }]()
+)
+
+// fills reports whether the walk builds a value of type t itself: not for a
+// type with its own UnmarshalJSON or UnmarshalText (except RawMessage, which
+// the walk copies as Unmarshal does), a fixed-size array or an interface with
+// methods.
+func fills(t reflect.Type) bool {
+	if t == rawMessageType {
+		return true
+	}
+	switch {
+	case t.Kind() == reflect.Array || (t.Kind() == reflect.Interface && t.NumMethod() > 0):
+		return false
+	case t.Kind() == reflect.Pointer || (t.Name() == "" && t.Kind() != reflect.Struct) || (t.Name() != "" && t.PkgPath() == ""):
+		// No methods: a pointer's are its element's (checked after it), an
+		// unnamed type other than a struct (with embedded fields) has none,
+		// nor has a predeclared one. The rest asks reflect for *t, which may
+		// have to search the binary's types.
+		return true
+	}
+	pt := reflect.PointerTo(t)
+	return !pt.Implements(unmarshalerType) && !pt.Implements(textUnmarshalerType)
+}
+
 type walker struct {
 	dec  *stdjson.Decoder
+	b    []byte // the message, for the raw bytes of free-form values
 	what string
+	// fill is true while the walk builds the value it checks; false once it
+	// met a type it leaves to Unmarshal (fills).
+	fill bool
+}
+
+// rawStart is the offset of the next value's first byte: past the
+// whitespace and the ':' or ',' the decoder has not consumed yet.
+func (w *walker) rawStart() int {
+	i := int(w.dec.InputOffset())
+	for i < len(w.b) && strings.IndexByte(" \t\r\n:,", w.b[i]) >= 0 {
+		i++
+	}
+	return i
 }
 
 func (w *walker) token() (stdjson.Token, *Error) {
@@ -115,21 +190,45 @@ func (w *walker) token() (stdjson.Token, *Error) {
 	}
 }
 
-// value checks the next value against t. Pointers, maps, slices and
-// free-form values allow null, as encoding/json does.
-func (w *walker) value(t reflect.Type, path string, depth int) *Error {
+// value checks the next value against t and, while w.fill, stores it in v
+// (settable, of type t). Pointers, maps, slices and free-form values allow
+// null, as encoding/json does.
+func (w *walker) value(t reflect.Type, v reflect.Value, path string, depth int) *Error {
+	start := 0
+	if w.fill {
+		start = w.rawStart()
+	}
 	tok, err := w.token()
 	if err != nil {
 		return err
 	}
+	if w.fill && !fills(t) {
+		w.fill = false
+	}
 	if t.Kind() == reflect.Pointer {
 		if tok == nil {
+			w.set(v, reflect.Value{})
 			return nil
 		}
 		t = t.Elem()
+		if w.fill && !fills(t) {
+			w.fill = false
+		}
+		if w.fill {
+			if v.IsNil() {
+				v.Set(reflect.New(t))
+			}
+			v = v.Elem()
+		}
 	}
 	if t == rawMessageType || t.Kind() == reflect.Interface {
-		return w.skip(tok, path, depth)
+		if err := w.skip(tok, path, depth); err != nil {
+			return err
+		}
+		if w.fill {
+			w.setRaw(t, v, w.b[start:w.dec.InputOffset()])
+		}
+		return nil
 	}
 	if _, ok := tok.(stdjson.Delim); ok && depth >= MaxDepth {
 		return w.tooDeep(path)
@@ -138,32 +237,38 @@ func (w *walker) value(t reflect.Type, path string, depth int) *Error {
 	switch t.Kind() {
 	case reflect.Struct:
 		if tok == stdjson.Delim('{') {
-			return w.object(t, path, depth)
+			return w.object(t, v, path, depth)
 		}
 		want = "an object"
 	case reflect.Map: // string keys
 		switch tok {
 		case nil:
+			w.set(v, reflect.Value{})
 			return nil
 		case stdjson.Delim('{'):
-			return w.mapObject(t, path, depth)
+			return w.mapObject(t, v, path, depth)
 		}
 		want = "an object"
 	case reflect.Slice, reflect.Array:
 		switch tok {
 		case nil:
+			w.set(v, reflect.Value{})
 			return nil
 		case stdjson.Delim('['):
-			return w.array(t, path, depth)
+			return w.array(t, v, path, depth)
 		}
 		want = "an array"
 	case reflect.String:
-		if _, ok := tok.(string); !ok {
+		if s, ok := tok.(string); !ok {
 			want = "a string"
+		} else if w.fill {
+			v.SetString(s)
 		}
 	case reflect.Bool:
-		if _, ok := tok.(bool); !ok {
+		if b, ok := tok.(bool); !ok {
 			want = "a boolean"
+		} else if w.fill {
+			v.SetBool(b)
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
@@ -175,14 +280,21 @@ func (w *walker) value(t reflect.Type, path string, depth int) *Error {
 		if !fitsInteger(t, string(n)) {
 			return &Error{WrongType, fmt.Sprintf("%s must be an integer in range (got %s)", w.field(path), cut(string(n)))}
 		}
+		if w.fill {
+			setInteger(v, string(n))
+		}
 	case reflect.Float32, reflect.Float64:
 		n, ok := tok.(stdjson.Number)
 		if !ok {
 			want = "a number"
 			break
 		}
-		if _, err := strconv.ParseFloat(string(n), t.Bits()); err != nil {
+		f, err := strconv.ParseFloat(string(n), t.Bits())
+		if err != nil {
 			return &Error{WrongType, fmt.Sprintf("%s must be a number in range (got %s)", w.field(path), cut(string(n)))}
+		}
+		if w.fill {
+			v.SetFloat(f)
 		}
 	default:
 		return &Error{Malformed, w.field(path) + " has no JSON shape"}
@@ -194,28 +306,53 @@ func (w *walker) value(t reflect.Type, path string, depth int) *Error {
 }
 
 // object checks a struct's members: each key must name one of its fields.
-func (w *walker) object(t reflect.Type, path string, depth int) *Error {
-	return w.members(path, depth, func(key, sub string) (reflect.Type, *Error) {
+func (w *walker) object(t reflect.Type, v reflect.Value, path string, depth int) *Error {
+	return w.members(path, depth, func(key, sub string) (reflect.Type, reflect.Value, func(), *Error) {
 		f, ok := fieldByTag(t, key)
 		if !ok {
-			return nil, &Error{UnknownField, fmt.Sprintf("%s is not a known field (known: %s)", w.field(sub), knownFields(t, path))}
+			return nil, reflect.Value{}, nil, &Error{UnknownField, fmt.Sprintf("%s is not a known field (known: %s)", w.field(sub), knownFields(t, path))}
 		}
-		return f.Type, nil
+		if f.quoted {
+			w.fill = false // the ",string" option: Unmarshal's
+		}
+		if !w.fill {
+			return f.Type, reflect.Value{}, nil, nil
+		}
+		return f.Type, v.FieldByIndex(f.index), nil, nil
 	})
 }
 
 // mapObject checks an object whose members all have t's element type.
-func (w *walker) mapObject(t reflect.Type, path string, depth int) *Error {
+func (w *walker) mapObject(t reflect.Type, v reflect.Value, path string, depth int) *Error {
 	if t.Key().Kind() != reflect.String {
 		return &Error{Malformed, w.field(path) + " has no JSON shape"}
 	}
-	return w.members(path, depth, func(string, string) (reflect.Type, *Error) { return t.Elem(), nil })
+	if w.fill && !fills(t.Key()) {
+		w.fill = false
+	}
+	if w.fill && v.IsNil() {
+		v.Set(reflect.MakeMap(t))
+	}
+	return w.members(path, depth, func(key, _ string) (reflect.Type, reflect.Value, func(), *Error) {
+		if !w.fill {
+			return t.Elem(), reflect.Value{}, nil, nil
+		}
+		elem := reflect.New(t.Elem()).Elem()
+		k := reflect.New(t.Key()).Elem()
+		k.SetString(key)
+		return t.Elem(), elem, func() {
+			if w.fill {
+				v.SetMapIndex(k, elem)
+			}
+		}, nil
+	})
 }
 
 // members walks an object's members up to its closing brace; typeOf says
-// what a key's value must be (or refuses the key). A key that appears twice
-// is refused, in a struct and in a map alike.
-func (w *walker) members(path string, depth int, typeOf func(key, sub string) (reflect.Type, *Error)) *Error {
+// what a key's value must be and where it goes (or refuses the key), and
+// done, when set, stores it after the walk filled it. A key that appears
+// twice is refused, in a struct and in a map alike.
+func (w *walker) members(path string, depth int, typeOf func(key, sub string) (reflect.Type, reflect.Value, func(), *Error)) *Error {
 	seen := map[string]bool{}
 	for w.dec.More() {
 		tok, err := w.token()
@@ -224,7 +361,7 @@ func (w *walker) members(path string, depth int, typeOf func(key, sub string) (r
 		}
 		key := tok.(string) // encoding/json only hands out string keys here
 		sub := joinPath(path, key)
-		vt, err := typeOf(key, sub)
+		vt, fv, done, err := typeOf(key, sub)
 		if err != nil {
 			return err
 		}
@@ -232,27 +369,79 @@ func (w *walker) members(path string, depth int, typeOf func(key, sub string) (r
 			return &Error{DuplicateField, w.field(sub) + " appears more than once"}
 		}
 		seen[key] = true
-		if err := w.value(vt, sub, depth+1); err != nil {
+		if err := w.value(vt, fv, sub, depth+1); err != nil {
 			return err
+		}
+		if done != nil {
+			done()
 		}
 	}
 	_, err := w.token() // the closing brace
 	return err
 }
 
-func (w *walker) array(t reflect.Type, path string, depth int) *Error {
+func (w *walker) array(t reflect.Type, v reflect.Value, path string, depth int) *Error {
 	n := 0
+	if w.fill { // a slice: arrays are Unmarshal's (fills)
+		v.Set(reflect.MakeSlice(t, 0, 0)) // [] is an empty slice, not nil
+	}
 	for w.dec.More() {
 		if t.Kind() == reflect.Array && n == t.Len() {
 			return &Error{WrongType, fmt.Sprintf("%s must have at most %d items", w.field(path), t.Len())}
 		}
-		if err := w.value(t.Elem(), fmt.Sprintf("%s[%d]", path, n), depth+1); err != nil {
+		var elem reflect.Value
+		if w.fill {
+			elem = reflect.New(t.Elem()).Elem()
+		}
+		if err := w.value(t.Elem(), elem, fmt.Sprintf("%s[%d]", path, n), depth+1); err != nil {
 			return err
+		}
+		if w.fill {
+			v.Set(reflect.Append(v, elem))
 		}
 		n++
 	}
 	_, err := w.token()
 	return err
+}
+
+// set stores x in v (the zero value when x is invalid) while the walk fills.
+func (w *walker) set(v reflect.Value, x reflect.Value) {
+	if !w.fill {
+		return
+	}
+	if !x.IsValid() {
+		v.SetZero()
+		return
+	}
+	v.Set(x)
+}
+
+// setRaw stores a free-form value: RawMessage's bytes copied, as Unmarshal
+// copies them; an interface's value as Unmarshal builds one (maps, slices,
+// float64), by Unmarshal of those bytes alone.
+func (w *walker) setRaw(t reflect.Type, v reflect.Value, raw []byte) {
+	if t == rawMessageType {
+		v.SetBytes(append([]byte(nil), raw...))
+		return
+	}
+	var x any
+	if err := stdjson.Unmarshal(raw, &x); err != nil {
+		w.fill = false // unreachable after the walk; Unmarshal decides then
+		return
+	}
+	w.set(v, reflect.ValueOf(x))
+}
+
+// setInteger stores a number the walk found in range for v's type.
+func setInteger(v reflect.Value, n string) {
+	if v.Kind() >= reflect.Uint && v.Kind() <= reflect.Uint64 {
+		u, _ := strconv.ParseUint(n, 10, 64)
+		v.SetUint(u)
+		return
+	}
+	i, _ := strconv.ParseInt(n, 10, 64)
+	v.SetInt(i)
 }
 
 // skip consumes a free-form value whose first token is tok.
@@ -309,19 +498,22 @@ func fitsInteger(t reflect.Type, n string) bool {
 	return err == nil && !v.OverflowInt(i)
 }
 
-func fieldByTag(t reflect.Type, key string) (reflect.StructField, bool) {
+func fieldByTag(t reflect.Type, key string) (namedMember, bool) {
 	for _, f := range namedMembers(t) {
 		if f.name == key {
-			return f.StructField, true
+			return f, true
 		}
 	}
-	return reflect.StructField{}, false
+	return namedMember{}, false
 }
 
-// namedMember is one of members(t) with its tagName.
+// namedMember is one of members(t) with its tagName, its index from t (through
+// promoting embedded structs) and whether its tag has the ",string" option.
 type namedMember struct {
 	reflect.StructField
-	name string
+	name   string
+	index  []int
+	quoted bool
 }
 
 // memberCache holds namedMembers by struct type: a request type's fields and
@@ -335,10 +527,11 @@ func namedMembers(t reflect.Type) []namedMember {
 	if v, ok := memberCache.Load(t); ok {
 		return v.([]namedMember)
 	}
-	fs := members(t)
+	fs, idx := members(t, nil)
 	out := make([]namedMember, len(fs))
 	for i, f := range fs {
-		out[i] = namedMember{f, tagName(f)}
+		_, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		out[i] = namedMember{f, tagName(f), idx[i], slices.Contains(strings.Split(opts, ","), "string")}
 	}
 	memberCache.Store(t, out)
 	return out
@@ -348,19 +541,24 @@ func namedMembers(t reflect.Type) []namedMember {
 // exported fields, and the fields of an untagged embedded struct promoted in
 // its place, as encoding/json promotes them (so a request type can embed the
 // arguments it shares with another front).
-func members(t reflect.Type) []reflect.StructField {
+// The second result is each field's index from t; at is the index of t
+// itself within the outermost struct.
+func members(t reflect.Type, at []int) ([]reflect.StructField, [][]int) {
 	var out []reflect.StructField
+	var idx [][]int
 	for i := range t.NumField() {
 		f := t.Field(i)
+		fi := append(slices.Clip(at), i)
 		if f.Anonymous && f.Type.Kind() == reflect.Struct && f.Tag.Get("json") == "" {
-			out = append(out, members(f.Type)...)
+			fs, is := members(f.Type, fi)
+			out, idx = append(out, fs...), append(idx, is...)
 			continue
 		}
 		if f.IsExported() && f.Tag.Get("json") != "-" {
-			out = append(out, f)
+			out, idx = append(out, f), append(idx, fi)
 		}
 	}
-	return out
+	return out, idx
 }
 
 // tagName is the member name encoding/json gives f: its tag, else its name.

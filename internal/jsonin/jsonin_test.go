@@ -4,8 +4,10 @@ import (
 	"bytes"
 	stdjson "encoding/json"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 type req struct {
@@ -138,12 +140,68 @@ func FuzzDecode(f *testing.F) {
 		if err := dec.Decode(&ref); err != nil {
 			t.Fatalf("accepted %q that encoding/json refuses: %v", body, err)
 		}
-		a, _ := stdjson.Marshal(v)
-		b, _ := stdjson.Marshal(ref)
-		if !bytes.Equal(a, b) {
-			t.Fatalf("decoded %s, encoding/json decoded %s", a, b)
+		if !reflect.DeepEqual(v, ref) {
+			a, _ := stdjson.Marshal(v)
+			b, _ := stdjson.Marshal(ref)
+			t.Fatalf("decoded %s (%#v), encoding/json decoded %s (%#v)", a, v, b, ref)
 		}
 	})
+}
+
+// odd holds the types the walk leaves to Unmarshal (a ",string" option, an
+// UnmarshalJSON method, an array) beside ones it builds, embedded fields and
+// pointers to free-form values.
+type odd struct {
+	Shared
+	Quoted int                 `json:"quoted,string"`
+	Via    *viaMethod          `json:"via"`
+	Pair   [2]int              `json:"pair"`
+	Raw    *stdjson.RawMessage `json:"raw"`
+	Any    *any                `json:"any"`
+	Nums   []float32           `json:"nums"`
+	Small  map[string]int8     `json:"small"`
+}
+
+// viaMethod decodes itself: N is the length of its JSON.
+type viaMethod struct {
+	N int `json:"n"`
+}
+
+func (v *viaMethod) UnmarshalJSON(b []byte) error { v.N = len(b); return nil }
+
+// TestDecodeBuildsAsUnmarshal: what Decode builds is what encoding/json's
+// Unmarshal builds, for the types the walk fills and the ones it leaves to
+// Unmarshal; a refused message leaves the value untouched.
+func TestDecodeBuildsAsUnmarshal(t *testing.T) {
+	for _, in := range []string{
+		`{"code":"c","language":"ts","nums":[1.5,-2],"small":{"a":-128},"raw":  [ 1, {"a" : 2} ] ,"any":{"x":[1,"y",null]}}`,
+		`{"code":null,"raw":null,"any":null,"nums":[],"small":{}}`,
+		`{"raw":"\u2028 <","any":3}`,
+		`{"via":{"n":1}}`, `{"via":null}`, `{"pair":[1,2]}`, `{"code":"c","pair":[3]}`,
+		` { "nums" : [ 1 , 2 ] , "raw" : { } } `,
+	} {
+		var got, want odd
+		if err := Decode([]byte(in), &got, "request body"); err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if err := stdjson.Unmarshal([]byte(in), &want); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\ndecoded   %#v\nUnmarshal %#v", in, got, want)
+		}
+	}
+	var q odd // Unmarshal refuses a ",string" field's unquoted number, so Decode does
+	if err := Decode([]byte(`{"quoted":12}`), &q, "request body"); err == nil || stdjson.Unmarshal([]byte(`{"quoted":12}`), &q) == nil {
+		t.Fatalf("a \",string\" field's number was accepted: %v", err)
+	}
+	c := "keep"
+	for _, v := range []odd{{}, {Shared: Shared{Code: &c}}} {
+		was := v
+		if err := Decode([]byte(`{"code":"x","nums":[1],"small":{"a":999}}`), &v, "request body"); err == nil || !reflect.DeepEqual(v, was) || c != "keep" {
+			t.Fatalf("refused message changed the value: %v %+v", err, v)
+		}
+	}
 }
 
 // Shared is embedded by withShared, as a request type embeds the arguments it
@@ -182,5 +240,111 @@ func TestEmbeddedStructsArePromoted(t *testing.T) {
 	}
 	if err := Decode([]byte(`{"code":1}`), &got, "request body"); err == nil || !strings.Contains(err.Error(), `field "code" must be a string`) {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestFillsLeavesMethodsToUnmarshal: a type whose UnmarshalJSON is promoted
+// from an embedded field, named or not, is Unmarshal's to build.
+func TestFillsLeavesMethodsToUnmarshal(t *testing.T) {
+	type named struct{ viaMethod }
+	for _, typ := range []reflect.Type{reflect.TypeFor[viaMethod](), reflect.TypeFor[named](), reflect.TypeFor[struct{ viaMethod }]()} {
+		if fills(typ) {
+			t.Errorf("fills(%v) = true", typ)
+		}
+	}
+	for _, typ := range []reflect.Type{reflect.TypeFor[string](), reflect.TypeFor[*string](), reflect.TypeFor[[]int](), reflect.TypeFor[map[string]bool](), reflect.TypeFor[struct{ A int }](), reflect.TypeFor[stdjson.Number](), rawMessageType} {
+		if !fills(typ) {
+			t.Errorf("fills(%v) = false", typ)
+		}
+	}
+}
+
+var plainSeeds = []string{
+	`{"app":"x","rate":-2,"port":8080,"on":true,"tags":["a",""],"heads":{"k":"v"},"raw":[{"a":1.5e3,"b":[true,false,null]}],"next":{"app":"y","next":null},"Plain":"é"}`,
+	` { "code" : "c" , "language":"ts", "nums":[1,2], "small":{"a":-128}, "raw": { } } `,
+	`{"rate":01}`, `{"rate":-0}`, `{"port":-0}`, `{"port":65536}`, `{"rate":1e2}`, `{"app":"a\"b"}`, `{"app":"` + "\x01" + `"}`,
+	`{"tags":[1,]}`, `{"tags":[,]}`, `{"heads":{"a":"1","a":"2"}}`, `{"app":"x",}`, `{"on":truex}`, `{"next":nullx}`, `{"raw":-}`,
+	`{"raw":[[[[[[[[]]]]]]]]}`, `{"tags":null,"heads":null,"raw":null,"next":null}`, `{} `, ` {}x`, `[]`, `null`, `{"code":null}`,
+	`{"app":"line\nnext \"q\" \\ \/ \b\f\r\t \u00e9 \u0000 \u20AC","heads":{"k\n":"\u0041"}}`, `{"app":"\ud83d\ude00"}`,
+	`{"app":"\udc00"}`, `{"app":"\u12"}`, `{"app":"\x"}`, `{"app":"\u+123"}`, `{"a\u0070p":"x"}`, `{"app":"\`,
+}
+
+// FuzzPlainDecode: whatever plainDecode accepts, the walk accepts and builds
+// alike, for a type of every kind the walk fills and one with kinds it leaves.
+func FuzzPlainDecode(f *testing.F) {
+	for _, s := range plainSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		if !utf8.Valid(body) {
+			return
+		}
+		checkPlain[req](t, body)
+		checkPlain[odd](t, body)
+	})
+}
+
+func TestPlainDecode(t *testing.T) {
+	accepted := 0
+	for _, s := range plainSeeds {
+		if checkPlain[req](t, []byte(s)) {
+			accepted++
+		}
+		checkPlain[odd](t, []byte(s))
+	}
+	if accepted < 3 {
+		t.Fatalf("plainDecode accepted %d of the seeds", accepted)
+	}
+	// A cell's newlines and quotes are escapes: the plain path takes them.
+	var v req
+	if !plainDecode([]byte(`{"app":"a\n\"b\" \u00e9"}`), reflect.ValueOf(&v).Elem()) || v.App != "a\n\"b\" é" {
+		t.Fatalf("plainDecode of escapes: %q", v.App)
+	}
+}
+
+// checkPlain reports whether plainDecode took body as a T, failing the test
+// when the walk refuses it or builds another value.
+func checkPlain[T any](t *testing.T, body []byte) bool {
+	t.Helper()
+	var fast, walked T
+	if !plainDecode(body, reflect.ValueOf(&fast).Elem()) {
+		return false
+	}
+	if err := walk(body, &walked, "request body"); err != nil || !reflect.DeepEqual(fast, walked) {
+		t.Fatalf("%q: plainDecode built %#v, the walk %#v (%v)", body, fast, walked, err)
+	}
+	return true
+}
+
+// BenchmarkDecode: an exec message by Decode (plainDecode takes it) and by
+// the walk alone, as every message went before.
+func BenchmarkDecode(b *testing.B) {
+	type scope struct {
+		AgentID    string `json:"agentId"`
+		SessionID  string `json:"sessionId"`
+		SessionKey string `json:"sessionKey"`
+		AgentRunID string `json:"agentRunId"`
+	}
+	type execReq struct {
+		Code        *string `json:"code"`
+		Language    *string `json:"language"`
+		RestartSafe *bool   `json:"restartSafe"`
+		Scope       *scope  `json:"scope"`
+	}
+	msgs := map[string][]byte{
+		"plain":   []byte(`{"code":"const r = await tools.search('files'); return r.length","restartSafe":false,"scope":{"agentId":"a","sessionId":"s1","sessionKey":"k1","agentRunId":"r1"}}`),
+		"escaped": []byte(`{"code":"const r = await tools.search(\"files\"); return r.length","restartSafe":false,"scope":{"agentId":"a","sessionId":"s1","sessionKey":"k1","agentRunId":"r1"}}`),
+	}
+	for mname, msg := range msgs {
+		for name, dec := range map[string]func([]byte, any, string) error{"Decode": Decode, "walk": walk} {
+			b.Run(mname+"/"+name, func(b *testing.B) {
+				for b.Loop() {
+					var v execReq
+					if err := dec(msg, &v, "request body"); err != nil || v.Scope == nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }

@@ -83,6 +83,17 @@ func (e *SkippedError) Unwrap() error { return e.Err }
 // *SkippedError per skipped namespace for the host to report. The only error
 // with a nil Runtime is an aborted run.
 func (g *Registry) Resolve(ctx ScopeContext, visible []catalog.Spec) (*Runtime, error) {
+	entries := g.snapshot()
+	if len(entries) == 0 {
+		// Every run of a host without namespaces (a page's): resolve, a large
+		// function V8 would compile on its first call, is not called.
+		return &Runtime{byID: map[string]*resolved{}, descriptors: json.RawMessage("[]")}, nil
+	}
+	return resolve(ctx, visible, entries)
+}
+
+// resolve is Resolve over the registry's entries.
+func resolve(ctx ScopeContext, visible []catalog.Spec, entries []entry) (*Runtime, error) {
 	owned := map[string]map[string]bool{} // plugin -> tool names
 	for _, s := range visible {
 		if s.Source != catalog.SourceOpenClaw || s.DirectOnly {
@@ -99,7 +110,7 @@ func (g *Registry) Resolve(ctx ScopeContext, visible []catalog.Spec) (*Runtime, 
 	globals := map[string]string{}
 	var skipped []error
 	skip := func(id string, err error) { skipped = append(skipped, &SkippedError{ID: id, Err: err}) }
-	for _, e := range g.snapshot() {
+	for _, e := range entries {
 		if !allVisible(e.reg.RequiredToolNames, owned[e.pluginID]) {
 			continue
 		}

@@ -5,6 +5,8 @@ import (
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/internal/catalog"
+	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/jsonw"
 )
 
 // Failed is a failed CodeModeResult for a failure no core saw (a session
@@ -71,4 +73,40 @@ func ShimFailuresFor(timeoutMs int) ShimFailures {
 		Stopped:   Failed("", "code mode cell was stopped by the host ({reason}); the worker running it was terminated and a new core started."),
 		Restarted: Failed(core.CodeRuntimeUnavailable, "code mode worker was restarted while this call ran; the run is lost."),
 	}
+}
+
+// CoreInfo is the GOOS=js core's answer to init: what the page's shim needs
+// before the first cell (the limits it enforces, the failures it answers).
+// Its members are in the order encoding/json wrote the map it replaces.
+type CoreInfo struct {
+	// Failures are the shim's failed results (ShimFailures).
+	Failures ShimFailures `json:"failures"`
+	// Languages are the languages exec accepts.
+	Languages []string `json:"languages"`
+	// TimeoutMs is the cell's time limit.
+	TimeoutMs int `json:"timeoutMs"`
+}
+
+// CoreInfoFor is the init answer of a core with cfg.
+func CoreInfoFor(cfg config.Config) CoreInfo {
+	return CoreInfo{Failures: ShimFailuresFor(cfg.TimeoutMs), Languages: cfg.Languages, TimeoutMs: cfg.TimeoutMs}
+}
+
+// JSON is json.Marshal(c), written without reflection (jsonw): it is the
+// first JSON a page's core writes, before its first result.
+func (c CoreInfo) JSON() []byte {
+	b := append(make([]byte, 0, 1024), `{"failures":{"timeout":`...)
+	b = appendResult(b, c.Failures.Timeout)
+	b = appendResult(append(b, `,"stopped":`...), c.Failures.Stopped)
+	b = appendResult(append(b, `,"restarted":`...), c.Failures.Restarted)
+	b = jsonw.Strings(append(b, `},"languages":`...), c.Languages)
+	b = jsonw.Int(append(b, `,"timeoutMs":`...), c.TimeoutMs)
+	return append(b, '}')
+}
+
+// appendResult appends r's JSON; the failures hold no raw value, so
+// MarshalJSON cannot fail on them.
+func appendResult(dst []byte, r core.Result) []byte {
+	b, _ := r.MarshalJSON()
+	return append(dst, b...)
 }

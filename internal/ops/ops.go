@@ -154,11 +154,24 @@ func (a Answer) Encode() (int, []byte) {
 	case a.Result != nil && a.Result.RetryAfter > 0:
 		status, v = statusTooMany, (&Refusal{Code: CodeAtCapacity, Message: a.Result.Error}).Body()
 	}
-	b, err := json.Marshal(v)
+	b, err := MarshalValue(v)
 	if err != nil {
 		return statusInternal, encodeFailure()
 	}
 	return status, b
+}
+
+// MarshalValue is json.Marshal(v). A CodeModeResult is written by its own
+// MarshalJSON alone: its bytes are already what json.Marshal would make of
+// them (compact, escaped), and a page's first result then never builds
+// encoding/json's encoders (see the jsonw package).
+func MarshalValue(v any) ([]byte, error) {
+	if r, ok := v.(core.Result); ok {
+		if b, err := r.MarshalJSON(); err == nil {
+			return b, nil
+		}
+	}
+	return json.Marshal(v)
 }
 
 // encodeFailure is made on the rare failure, not at package init: in a page

@@ -215,8 +215,7 @@ func (h *host) init(args []js.Value) (string, error) {
 	h.mu.Unlock()
 	// failures: what the page's shim answers for a call whose worker it
 	// terminates, when no Go is left to ask (ops.ShimFailures).
-	b, _ := json.Marshal(map[string]any{"timeoutMs": cfg.TimeoutMs, "languages": cfg.Languages, "failures": ops.ShimFailuresFor(cfg.TimeoutMs)})
-	return string(b), nil
+	return string(ops.CoreInfoFor(cfg).JSON()), nil
 }
 
 // op answers one operation of the table for the shim: args are the message
@@ -331,6 +330,6 @@ func (h *host) warmUp(args []js.Value) (string, error) {
 }
 
 func marshal(v any) (string, error) {
-	b, err := json.Marshal(v)
+	b, err := ops.MarshalValue(v)
 	return string(b), err
 }

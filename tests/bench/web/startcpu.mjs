@@ -8,7 +8,8 @@
 // quickjs-wasi's own host loading its quickjs.wasm and evaluating `6 * 7`.
 // Rounds alternate between the sides; medians of process CPU (user + system,
 // V8's compiler threads included) and wall time from the first import to the
-// value.
+// value, and for our sides the CPU by phase: Go start (compile, instantiate,
+// package init up to ready), api.init, the first exec.
 import { spawnSync } from "node:child_process";
 import { pathToFileURL, fileURLToPath } from "node:url";
 
@@ -17,6 +18,8 @@ if (process.argv[2] === "--child") {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let value;
+  const phases = [];
+  const phase = () => { const c = process.cpuUsage(cpu0); phases.push((c.user + c.system) / 1000); };
   if (side === "ref") {
     const { QuickJS } = await import(pathToFileURL(`${dir}/dist/index.js`));
     const { readFile } = await import("node:fs/promises");
@@ -28,11 +31,14 @@ if (process.argv[2] === "--child") {
     const base = pathToFileURL(dir + "/");
     const { bootGo } = await import(new URL("core.js", base));
     const { api, quickjsModule } = await bootGo(base, new URL("codemode.wasm", base));
+    phase();
     await api.init("{}", {}, quickjsModule);
+    phase();
     value = JSON.parse(await api.exec(JSON.stringify({ code: "return 6 * 7", scope: {} }))).value;
   }
   const c = process.cpuUsage(cpu0);
-  console.log(JSON.stringify({ value, cpu: (c.user + c.system) / 1000, wall: performance.now() - t0 }));
+  const cpu = (c.user + c.system) / 1000;
+  console.log(JSON.stringify({ value, cpu, wall: performance.now() - t0, phases: phases.length ? [phases[0], phases[1] - phases[0], cpu - phases[1]] : null }));
   process.exit(0);
 }
 
@@ -55,5 +61,6 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ref = median(got.get("ref").map((m) => m.cpu));
 for (const [name, ms] of got) {
   const cpu = median(ms.map((m) => m.cpu)), wall = median(ms.map((m) => m.wall));
-  console.log(`${name}: CPU ${cpu.toFixed(0)} ms (${(cpu / ref).toFixed(2)}x ref), wall ${wall.toFixed(0)} ms; CPU rounds ${ms.map((m) => m.cpu.toFixed(0)).join(", ")}`);
+  const ph = ms[0].phases ? `; by phase (Go start / api.init / first exec) ${[0, 1, 2].map((i) => median(ms.map((m) => m.phases[i])).toFixed(0)).join(" / ")} ms` : "";
+  console.log(`${name}: CPU ${cpu.toFixed(0)} ms (${(cpu / ref).toFixed(2)}x ref), wall ${wall.toFixed(0)} ms${ph}; CPU rounds ${ms.map((m) => m.cpu.toFixed(0)).join(", ")}`);
 }
