@@ -122,7 +122,8 @@ bench_wasip1() {
 
 # build_web: build/web/ for JavaScript hosts: the hostjs shim, codemode.wasm
 # (GOOS=js, -trimpath, stripped), quickjs.wasm (checksum-checked by deps, then loop-guarded), the Go
-# toolchain's own wasm_exec.js, and .gz/.br variants of each. Never committed.
+# toolchain's own wasm_exec.js, and .gz/.br variants of each (.zst too for the
+# .wasm files). Never committed.
 # guarded_quickjs: $QJS_GUARDED, the pinned quickjs.wasm with the loop guard
 # applied at build time by the rewriter wazeroengine applies at load time: what
 # the host engine runs (build/web, the GOOS=js suites in Node.js).
@@ -185,6 +186,29 @@ build_web() {
       fs.writeFileSync(dir + "/" + f + ".gz", zlib.gzipSync(b, { level: 9 }));
       fs.writeFileSync(dir + "/" + f + ".br", zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }));
     }' "$out"
+  zstd_wasm "$out"
+}
+
+# zstd_wasm writes DIR/*.wasm.zst for the .wasm files changed since their last
+# compression, with Debian's zstd: level 19 (smaller than brotli -9 for
+# codemode.wasm) and a window of 8 MiB (wlog 23), the most Chromium's zstd
+# decoder accepts (RFC 8878's limit for HTTP). codemode serve prefers .zst: a
+# browser decodes it several times faster than brotli, which on a warm load
+# it does again from its HTTP cache (edge/static.go). Without zstd installed
+# the build says so and removes stale .zst files: pages then get brotli.
+zstd_wasm() {
+  local dir=$1 f todo=()
+  for f in "$dir"/*.wasm; do
+    if [ "$f" -nt "$f.zst" ]; then todo+=("$f"); fi
+  done
+  [ ${#todo[@]} -gt 0 ] || return 0
+  if ! command -v zstd >/dev/null; then
+    log "build/web: no zstd command (apt-get install zstd): .wasm files get no .zst variant, pages decode brotli (slower on a warm load)"
+    for f in "${todo[@]}"; do rm -f "$f.zst"; done
+    return 0
+  fi
+  step "build/web: .zst of the .wasm files changed since their last compression (${#todo[@]})" \
+    bash -c 'for f; do zstd -q -f -19 --zstd=wlog=23 "$f" -o "$f.zst" || exit 1; done' _ "${todo[@]}"
 }
 
 # web: the IDE (web/) bundled with esbuild's Go API into build/web (ide.js with
@@ -626,7 +650,7 @@ deps             npm ci and the checksum-checked quickjs.wasm (quick when nothin
 gen              the wire types'"'"' TypeScript declarations (codemode.d.ts, abi.d.ts); kit.js and prelude.js as QuickJS bytecode; the template image
 build            build/codemode, build/web (IDE + hostjs), the cross-compile checks and the wasip1 modules
 web              only the web IDE bundle (ide.js, ts.worker.js, ide.css, index.html) into build/web
-build-web        build/web for JavaScript hosts: codemode.wasm (GOOS=js), quickjs.wasm, the shim, .gz/.br
+build-web        build/web for JavaScript hosts: codemode.wasm (GOOS=js), quickjs.wasm, the shim, .gz/.br/.zst
 build-wasip1     the GOOS=wasip1 command and reactor modules in build/
 test-ide         the web IDE Playwright suite (tests/e2e/ide, Debian chromium)
 test-hostjs      the hostjs suites: GOOS=js core suites in Node, node --test, Playwright (tests/e2e/hostjs)

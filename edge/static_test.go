@@ -15,7 +15,8 @@ func TestStaticFilesWithMIMETypesAndPrecompressedVariants(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"index.html": "<!doctype html><title>ide</title>", "codemode.wasm": "\x00asm-raw",
-		"codemode.wasm.br": "BROTLI", "codemode.wasm.gz": "GZIP", "codemode.js": "export {}",
+		"codemode.wasm.br": "BROTLI", "codemode.wasm.gz": "GZIP", "codemode.wasm.zst": "ZSTD", "codemode.js": "export {}",
+		"quickjs.wasm": "\x00asm-q", "quickjs.wasm.br": "QBROTLI",
 		"sub/index.html": "sub",
 	}
 	for name, content := range files {
@@ -31,6 +32,9 @@ func TestStaticFilesWithMIMETypesAndPrecompressedVariants(t *testing.T) {
 		{"/sub/", "", "text/html; charset=utf-8", "", "sub"},
 		{"/codemode.wasm", "", "application/wasm", "", files["codemode.wasm"]},
 		{"/codemode.wasm", "gzip, deflate, br", "application/wasm", "br", "BROTLI"},
+		{"/codemode.wasm", "gzip, deflate, br, zstd", "application/wasm", "zstd", "ZSTD"}, // Chromium's header
+		{"/codemode.wasm", "zstd;q=0, br", "application/wasm", "br", "BROTLI"},
+		{"/quickjs.wasm", "gzip, deflate, br, zstd", "application/wasm", "br", "QBROTLI"}, // no .zst: the next accepted variant
 		{"/codemode.wasm", "gzip", "application/wasm", "gzip", "GZIP"},
 		{"/codemode.wasm", "br;q=0, gzip", "application/wasm", "gzip", "GZIP"},
 		{"/codemode.js", "br", "text/javascript; charset=utf-8", "", "export {}"},
