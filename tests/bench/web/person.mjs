@@ -23,7 +23,7 @@ import { join } from "node:path";
  */
 export async function personRounds({ origin, rounds, readMs = 5000, flags = [] }) {
   const base = origin.endsWith("/") ? origin : origin + "/";
-  const out = { ours: { cold: [], warm: [], nocache: [], written: [] }, ref: { cold: [], warm: [], nocache: [], written: [] } };
+  const out = { ours: { cold: [], warm: [], nocache: [], written: [], warmReady: [] }, ref: { cold: [], warm: [], nocache: [], written: [], warmReady: [] } };
   const collector = await startCollector();
   const load = async (profile, url, keep) => {
     const b = launchSettled(profile, url, 2500, flags);
@@ -31,7 +31,7 @@ export async function personRounds({ origin, rounds, readMs = 5000, flags = [] }
       const r = await collector.next();
       if (r.value !== 42) throw new Error(`${url} answered ${JSON.stringify(r.value ?? r.error)}`);
       if (keep) await new Promise((ok) => setTimeout(ok, keep));
-      return r.ms;
+      return r;
     } finally {
       await b.close();
     }
@@ -42,11 +42,13 @@ export async function personRounds({ origin, rounds, readMs = 5000, flags = [] }
         const profile = newProfile();
         const url = `${base}bench/first.html?side=${side}&report=${encodeURIComponent(collector.url)}`;
         try {
-          out[side].cold.push(await load(profile.dir, url, readMs));
+          out[side].cold.push((await load(profile.dir, url, readMs)).ms);
           out[side].written.push(wasmCacheBytes(profile.dir));
-          out[side].warm.push(await load(profile.dir, url, 0));
+          const warm = await load(profile.dir, url, 0);
+          out[side].warm.push(warm.ms);
+          out[side].warmReady.push(warm.ready);
           dropWasmCache(profile.dir);
-          out[side].nocache.push(await load(profile.dir, url, 0));
+          out[side].nocache.push((await load(profile.dir, url, 0)).ms);
         } finally {
           profile.remove();
         }
@@ -75,6 +77,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const p = await personRounds({ origin: url, rounds, readMs: Number(process.env.BENCH_WEB_READ_MS ?? 5000), flags });
     const f = (xs) => `${median(xs).toFixed(0)} ms (${xs.map((x) => x.toFixed(0)).join(", ")})`;
     for (const k of ["cold", "warm", "nocache"]) console.log(`${k.padEnd(8)} ours ${f(p.ours[k])}  ref ${f(p.ref[k])}  ratio ${(median(p.ours[k]) / median(p.ref[k])).toFixed(2)}x`);
+    console.log(`warm, ready to run code: ours ${f(p.ours.warmReady)}  ref ${f(p.ref.warmReady)}`);
     console.log(`wasm code cache written: ours ${p.ours.written.map((b) => `${(b / 1024).toFixed(0)} KiB`).join(", ")}; ref ${p.ref.written.map((b) => `${(b / 1024).toFixed(0)} KiB`).join(", ")}${flags.length ? ` (diagnosis flags: ${flags.join(" ")})` : ""}`);
   } finally {
     server.kill("SIGTERM");

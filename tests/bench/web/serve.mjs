@@ -29,7 +29,7 @@ export async function firstResult(page, url) {
   await page.goto(url);
   await page.waitForFunction(() => window.firstResult, null, { timeout: 120_000, polling: 20 });
   const r = await page.evaluate(() => window.firstResult);
-  if (r.value !== 42) throw new Error(`${url} answered ${JSON.stringify(r.value)}`);
+  if (r.value !== 42) throw new Error(`${url} answered ${JSON.stringify(r.error ?? r.value)}`);
   return r.ms;
 }
 
