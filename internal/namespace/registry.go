@@ -77,23 +77,24 @@ var defaultRegistry = NewRegistry()
 // Default is the process-wide registry the package-level functions use.
 func Default() *Registry { return defaultRegistry }
 
-// builtinGlobals are names the Code Mode guest already defines, plus JS globals a
-// namespace must never replace.
-var builtinGlobals = map[string]bool{}
-
-func init() {
-	for _, n := range strings.Fields(`tools namespaces text json yield_control MCP API ALL_TOOLS
-		Object Function Array Number String Boolean Symbol BigInt Math JSON Date RegExp Error
-		TypeError RangeError SyntaxError ReferenceError EvalError URIError AggregateError
-		Promise Proxy Reflect Map Set WeakMap WeakSet WeakRef FinalizationRegistry ArrayBuffer
-		SharedArrayBuffer DataView Atomics Int8Array Uint8Array Uint8ClampedArray Int16Array
-		Uint16Array Int32Array Uint32Array Float32Array Float64Array BigInt64Array
-		BigUint64Array Iterator globalThis undefined NaN Infinity eval isFinite isNaN
-		parseFloat parseInt decodeURI decodeURIComponent encodeURI encodeURIComponent escape
-		unescape console print queueMicrotask setTimeout clearTimeout setInterval
-		clearInterval structuredClone arguments require import module exports`) {
-		builtinGlobals[n] = true
+// builtinGlobal reports a name the Code Mode guest already defines, or a
+// JavaScript global a namespace must never replace (a switch, not a map that
+// package init would build at every start of every program linking this).
+func builtinGlobal(name string) bool {
+	switch name {
+	case "tools", "namespaces", "text", "json", "yield_control", "MCP", "API", "ALL_TOOLS", "Object", "Function",
+		"Array", "Number", "String", "Boolean", "Symbol", "BigInt", "Math", "JSON", "Date", "RegExp", "Error",
+		"TypeError", "RangeError", "SyntaxError", "ReferenceError", "EvalError", "URIError", "AggregateError",
+		"Promise", "Proxy", "Reflect", "Map", "Set", "WeakMap", "WeakSet", "WeakRef", "FinalizationRegistry",
+		"ArrayBuffer", "SharedArrayBuffer", "DataView", "Atomics", "Int8Array", "Uint8Array", "Uint8ClampedArray",
+		"Int16Array", "Uint16Array", "Int32Array", "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array",
+		"BigUint64Array", "Iterator", "globalThis", "undefined", "NaN", "Infinity", "eval", "isFinite", "isNaN",
+		"parseFloat", "parseInt", "decodeURI", "decodeURIComponent", "encodeURI", "encodeURIComponent", "escape",
+		"unescape", "console", "print", "queueMicrotask", "setTimeout", "clearTimeout", "setInterval",
+		"clearInterval", "structuredClone", "arguments", "require", "import", "module", "exports":
+		return true
 	}
+	return false
 }
 
 // ValidateGlobalName checks that name can be injected as a guest global without
@@ -112,7 +113,7 @@ func ValidateGlobalName(name string) error {
 	if jsident.Reserved(name) {
 		return fmt.Errorf("globalName %q is a JavaScript reserved word", name)
 	}
-	if builtinGlobals[name] || strings.HasPrefix(name, "__openclaw") {
+	if builtinGlobal(name) || strings.HasPrefix(name, "__openclaw") {
 		return fmt.Errorf("globalName %q collides with a built-in global", name)
 	}
 	return nil
