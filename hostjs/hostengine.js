@@ -40,8 +40,10 @@ export function installHostEngine(go, opts = {}) {
   const STOP = new Error("guest stopped by the host");
   const stopped = (id) => insts[id] !== undefined && insts[id].stopped;
 
-  /** The import object of instance id of module m: each import bound to the Go export that serves it. */
-  function importObject(id, m) {
+  function instantiate(mid) {
+    const m = modules[mid];
+    if (!m) { lastError = "unknown module"; return -1; }
+    const id = free.length ? free.pop() : insts.length;
     const imports = {};
     m.table.forEach(([modName, name, i64, hasResult], index) => {
       let f;
@@ -77,57 +79,13 @@ export function installHostEngine(go, opts = {}) {
         return r;
       };
     }
-    return imports;
-  }
-
-  // spare is one instance of opts.quickjsModule made now, before the Go
-  // instance runs, for the Go side's first instantiation (the template's).
-  // Made later, right after Go's start, that first instantiation waited
-  // 4-54 ms in Node.js (2 ms in a bare process) for a core that V8's
-  // background TurboFan threads held, compiling what Go's package init ran
-  // (tests/bench/RESULTS.md, gostart). Its imports forward to the bindings
-  // made when the Go side asks for it (the table is the Go side's); nothing
-  // calls them before, since QuickJS runs only when Go calls an export; for
-  // that instance's life each import is one forwarding call longer.
-  let spare = null;
-  if (opts.quickjsModule) {
+    let inst;
     try {
-      const late = {};
-      const imports = {};
-      for (const { module: modName, name, kind } of WebAssembly.Module.imports(opts.quickjsModule)) {
-        if (kind !== "function") continue;
-        const key = `${modName}.${name}`;
-        (imports[modName] ??= {})[name] = (a, b, c, d, e) => late[key](a, b, c, d, e);
-      }
-      const id = insts.length;
-      insts.push(undefined); // reserved: no other instance takes this id
-      spare = { mod: opts.quickjsModule, id, late, inst: new WebAssembly.Instance(opts.quickjsModule, imports) };
-    } catch {
-      spare = null; // the Go side instantiates it as any other, and says why if that fails
-    }
-  }
-
-  function instantiate(mid) {
-    const m = modules[mid];
-    if (!m) { lastError = "unknown module"; return -1; }
-    const s = spare;
-    spare = null; // the first instantiation takes it, or nobody does
-    let id, inst;
-    if (s && s.mod === m.mod) {
-      ({ id, inst } = s);
-      const imports = importObject(id, m);
-      for (const modName of Object.keys(imports)) {
-        for (const name of Object.keys(imports[modName])) s.late[`${modName}.${name}`] = imports[modName][name];
-      }
-    } else {
-      id = free.length ? free.pop() : insts.length;
-      try {
-        inst = new WebAssembly.Instance(m.mod, importObject(id, m));
-      } catch (e) {
-        free.push(id);
-        lastError = describe(e);
-        return -1;
-      }
+      inst = new WebAssembly.Instance(m.mod, imports);
+    } catch (e) {
+      free.push(id);
+      lastError = describe(e);
+      return -1;
     }
     const ex = inst.exports;
     insts[id] = { fns: m.names.map((k) => ex[k]), mem: ex.memory, sp: ex.__stack_pointer, u8: new Uint8Array(0), error: "", stopped: false };
