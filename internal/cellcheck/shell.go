@@ -1,9 +1,10 @@
 package cellcheck
 
 import (
-	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/codemode-go/codemode/internal/wordset"
 )
 
 // checkShell reports input whose first significant line reads as a shell
@@ -314,16 +315,11 @@ func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 // TypeScript keywords (export, type, let, ...) are deliberately absent; a name
 // here only matters when it is followed by something that cannot continue a
 // JavaScript expression.
-func command(name string) bool {
-	_, ok := slices.BinarySearch(commandNames, name)
-	return ok
-}
+func command(name string) bool { return commandNames.Has(name) }
 
-// commandNames is command's list, sorted (TestCommandNamesSorted): a
-// slice of constants is static data, where a map would be built by package
-// init at every start and a switch over so many words is a large function
-// that V8 compiles on a page's first exec.
-var commandNames = []string{
+// commandNames is command's list (a wordset.Set: package init builds no
+// map of it, and V8 compiles no large switch for it on a page's first exec).
+var commandNames = wordset.Set{
 	"ag", "alias", "apk", "apt", "apt-get", "awk", "aws", "az", "base64", "basename", "bash", "brew",
 	"bun", "bundle", "cargo", "cat", "cd", "chgrp", "chmod", "chown", "clang", "cmake", "code",
 	"composer", "conda", "cp", "crontab", "curl", "cut", "dash", "date", "deno", "df", "diff", "dig",

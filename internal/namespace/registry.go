@@ -3,13 +3,13 @@ package namespace
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"unicode"
 
 	"github.com/codemode-go/codemode/internal/jsident"
+	"github.com/codemode-go/codemode/internal/wordset"
 )
 
 // Bounds on registrations; they come from trusted loaders, so violations are
@@ -80,15 +80,11 @@ func Default() *Registry { return defaultRegistry }
 
 // builtinGlobal reports a name the Code Mode guest already defines, or a
 // JavaScript global a namespace must never replace.
-func builtinGlobal(name string) bool {
-	_, ok := slices.BinarySearch(builtinGlobals, name)
-	return ok
-}
+func builtinGlobal(name string) bool { return builtinGlobals.Has(name) }
 
-// builtinGlobals is builtinGlobal's list, sorted (TestBuiltinGlobalsSorted):
-// static data, where a map would be built by package init at every start of
-// every program linking this package (a page's core among them).
-var builtinGlobals = []string{
+// builtinGlobals is builtinGlobal's list (a wordset.Set: package init builds
+// no map of it in every program linking this package, a page's core among them).
+var builtinGlobals = wordset.Set{
 	"ALL_TOOLS", "API", "AggregateError", "Array", "ArrayBuffer", "Atomics", "BigInt", "BigInt64Array",
 	"BigUint64Array", "Boolean", "DataView", "Date", "Error", "EvalError", "FinalizationRegistry",
 	"Float32Array", "Float64Array", "Function", "Infinity", "Int16Array", "Int32Array", "Int8Array",
