@@ -59,7 +59,7 @@ func (h *Handler) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *api
 // runtime refused a cell at capacity: the client should try again; a refused
 // wait left its run suspended).
 func (h *Handler) serveOp(name string) func(h *Handler, w http.ResponseWriter, r *http.Request, rc *requestContext) {
-	op := ops.Table[name]
+	op := ops.Table()[name]
 	return func(h *Handler, w http.ResponseWriter, r *http.Request, rc *requestContext) {
 		body, err := h.readBody(w, r)
 		if err != nil {

@@ -68,8 +68,14 @@ func Overclosed(src string) bool {
 	return false
 }
 
-// prefixOps are the operators that can stack in front of an operand.
-var prefixOps = map[string]bool{"!": true, "~": true, "-": true, "+": true, "typeof": true, "void": true, "delete": true, "await": true, "new": true}
+// prefixOp reports an operator that can stack in front of an operand.
+func prefixOp(t string) bool {
+	switch t {
+	case "!", "~", "-", "+", "typeof", "void", "delete", "await", "new":
+		return true
+	}
+	return false
+}
 
 // nesting finds the first construct nested deeper than MaxNesting: brackets
 // ({[( and template substitutions), chains of arrow functions with
@@ -96,7 +102,7 @@ func nesting(toks []token) (string, int) {
 		if depth > MaxNesting {
 			return "brackets", t.line
 		}
-		isPrefix := (t.kind == tokPunct || t.kind == tokIdent) && prefixOps[t.text]
+		isPrefix := (t.kind == tokPunct || t.kind == tokIdent) && prefixOp(t.text)
 		if isPrefix {
 			prefix++
 			if prefix > MaxNesting {

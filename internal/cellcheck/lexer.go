@@ -364,7 +364,7 @@ func (l *lexer) regexAllowed() bool {
 	case tokEOF:
 		return true
 	case tokIdent:
-		return exprKeywords[p.text]
+		return exprKeyword(p.text)
 	case tokPunct:
 		return p.text != ")" && p.text != "]"
 	case tokTemplate:
@@ -373,11 +373,14 @@ func (l *lexer) regexAllowed() bool {
 	return false
 }
 
-// exprKeywords are the keywords after which an expression (so a regex) starts.
-var exprKeywords = map[string]bool{
-	"return": true, "typeof": true, "instanceof": true, "in": true, "of": true,
-	"new": true, "delete": true, "void": true, "throw": true, "case": true,
-	"do": true, "else": true, "yield": true, "await": true, "extends": true,
+// exprKeyword reports a keyword after which an expression (so a regex) starts.
+func exprKeyword(w string) bool {
+	switch w {
+	case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case",
+		"do", "else", "yield", "await", "extends":
+		return true
+	}
+	return false
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -3,6 +3,8 @@ package cellcheck
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/codemode-go/codemode/internal/wordset"
 )
 
 // checkShell reports input whose first significant line reads as a shell
@@ -107,9 +109,9 @@ func isShellLine(s string, whole bool) bool {
 	// FOO=bar npm test, export FOO=bar
 	if w, r := assignmentPrefix(s); w != "" {
 		next, _ := leadingWord(r)
-		return commands[next] || w == "export"
+		return command(next) || w == "export"
 	}
-	if !commands[word] {
+	if !command(word) {
 		return false
 	}
 	if rest == "" {
@@ -139,7 +141,7 @@ func isShellLine(s string, whole bool) bool {
 // costs one pass.
 func startsCommand(seg string) bool {
 	word, rest := leadingWord(seg)
-	if !commands[word] {
+	if !command(word) {
 		return false
 	}
 	if rest == "" {
@@ -206,14 +208,19 @@ func looksLikeArgument(arg string) bool {
 		return true
 	case isLetter(c) || c == '_' || c >= 0x80:
 		w, _ := leadingWord(arg)
-		return !operatorWords[w]
+		return !operatorWord(w)
 	}
 	return false
 }
 
-// operatorWords may follow an identifier in JavaScript or TypeScript.
-var operatorWords = map[string]bool{
-	"in": true, "instanceof": true, "of": true, "as": true, "satisfies": true,
+// operatorWord reports a word that may follow an identifier in JavaScript
+// or TypeScript.
+func operatorWord(w string) bool {
+	switch w {
+	case "in", "instanceof", "of", "as", "satisfies":
+		return true
+	}
+	return false
 }
 
 // leadingWord splits off a command-like word: letters, digits and ._+- (so
@@ -295,7 +302,7 @@ func isWordStart(s string) bool {
 	c := s[0]
 	if isLetter(c) || c == '_' {
 		w, _ := leadingWord(s)
-		return !operatorWords[w]
+		return !operatorWord(w)
 	}
 	return isDigit(c) || c == '/' && len(s) > 1 && s[1] != '/' && s[1] != '*' || c == '~' || c == '"' || c == '\''
 }
@@ -304,38 +311,29 @@ func startsWord(s string) bool { return isLetter(s[0]) || s[0] == '.' || s[0] ==
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-// commands are names that start a shell command line. JavaScript and
+// command reports a name that starts a shell command line. JavaScript and
 // TypeScript keywords (export, type, let, ...) are deliberately absent; a name
 // here only matters when it is followed by something that cannot continue a
 // JavaScript expression.
-var commands = toSet(
-	// files and text
-	"ls", "ll", "la", "cd", "pwd", "cat", "tac", "less", "more", "head", "tail", "grep", "egrep", "fgrep",
-	"rg", "ag", "find", "fd", "locate", "echo", "printf", "touch", "mkdir", "rmdir", "rm", "cp", "mv", "ln",
-	"chmod", "chown", "chgrp", "stat", "file", "wc", "sort", "uniq", "cut", "paste", "tr", "sed", "awk",
-	"xargs", "tee", "diff", "patch", "du", "df", "tree", "realpath", "basename", "dirname", "jq", "yq",
-	"tar", "zip", "unzip", "gzip", "gunzip", "xz", "base64", "md5sum", "sha256sum", "open", "nano", "vim",
-	"vi", "emacs", "code",
-	// processes, system, shell builtins
-	"sudo", "su", "ps", "top", "htop", "kill", "killall", "pkill", "env", "printenv", "which", "whereis",
-	"whoami", "id", "uname", "hostname", "date", "uptime", "free", "lsof", "systemctl", "service",
-	"journalctl", "crontab", "history", "alias", "source", "set", "unset", "exit", "man", "time", "watch",
-	"sleep", "nohup", "bash", "sh", "zsh", "fish", "dash", "ulimit",
-	// package managers and toolchains
-	"npm", "npx", "pnpm", "yarn", "node", "deno", "bun", "tsc", "pip", "pip3", "pipx", "python", "python3",
-	"py", "poetry", "uv", "conda", "ruby", "gem", "bundle", "rails", "perl", "php", "composer", "java",
-	"javac", "mvn", "gradle", "go", "cargo", "rustc", "rustup", "gcc", "g++", "clang", "make", "cmake",
-	"apt", "apt-get", "dpkg", "yum", "dnf", "apk", "brew", "pacman", "snap",
-	// network and services
-	"curl", "wget", "ssh", "scp", "rsync", "ping", "nc", "netstat", "ss", "dig", "nslookup", "telnet",
-	"git", "gh", "docker", "docker-compose", "podman", "kubectl", "helm", "terraform", "aws", "gcloud",
-	"az", "heroku", "vercel", "wrangler",
-)
+func command(name string) bool { return commandNames.Has(name) }
 
-func toSet(names ...string) map[string]bool {
-	m := make(map[string]bool, len(names))
-	for _, n := range names {
-		m[n] = true
-	}
-	return m
+// commandNames is command's list (a wordset.Set: package init builds no
+// map of it, and V8 compiles no large switch for it on a page's first exec).
+var commandNames = wordset.Set{
+	"ag", "alias", "apk", "apt", "apt-get", "awk", "aws", "az", "base64", "basename", "bash", "brew",
+	"bun", "bundle", "cargo", "cat", "cd", "chgrp", "chmod", "chown", "clang", "cmake", "code",
+	"composer", "conda", "cp", "crontab", "curl", "cut", "dash", "date", "deno", "df", "diff", "dig",
+	"dirname", "dnf", "docker", "docker-compose", "dpkg", "du", "echo", "egrep", "emacs", "env", "exit",
+	"fd", "fgrep", "file", "find", "fish", "free", "g++", "gcc", "gcloud", "gem", "gh", "git", "go",
+	"gradle", "grep", "gunzip", "gzip", "head", "helm", "heroku", "history", "hostname", "htop", "id",
+	"java", "javac", "journalctl", "jq", "kill", "killall", "kubectl", "la", "less", "ll", "ln", "locate",
+	"ls", "lsof", "make", "man", "md5sum", "mkdir", "more", "mv", "mvn", "nano", "nc", "netstat", "node",
+	"nohup", "npm", "npx", "nslookup", "open", "pacman", "paste", "patch", "perl", "php", "ping", "pip",
+	"pip3", "pipx", "pkill", "pnpm", "podman", "poetry", "printenv", "printf", "ps", "pwd", "py",
+	"python", "python3", "rails", "realpath", "rg", "rm", "rmdir", "rsync", "ruby", "rustc", "rustup",
+	"scp", "sed", "service", "set", "sh", "sha256sum", "sleep", "snap", "sort", "source", "ss", "ssh",
+	"stat", "su", "sudo", "systemctl", "tac", "tail", "tar", "tee", "telnet", "terraform", "time", "top",
+	"touch", "tr", "tree", "tsc", "ulimit", "uname", "uniq", "unset", "unzip", "uptime", "uv", "vercel",
+	"vi", "vim", "watch", "wc", "wget", "whereis", "which", "whoami", "wrangler", "xargs", "xz", "yarn",
+	"yq", "yum", "zip", "zsh",
 }

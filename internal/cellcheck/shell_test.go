@@ -175,3 +175,15 @@ func TestShellNotRejected(t *testing.T) {
 		}
 	}
 }
+
+// TestCommandNamesSorted: a name out of order would silently not count.
+func TestCommandNamesSorted(t *testing.T) {
+	if a, b, ok := commandNames.Check(); !ok {
+		t.Errorf("%q before %q: keep commandNames sorted and without duplicates", a, b)
+	}
+	for _, w := range []string{"ls", "apt-get", "g++", "wrangler", "docker-compose"} {
+		if !command(w) {
+			t.Errorf("command(%q) = false", w)
+		}
+	}
+}

@@ -4,44 +4,43 @@
 // Keeping a single list means a word added for one (say `then`) protects all.
 package jsident
 
-import "strings"
+import "github.com/codemode-go/codemode/internal/wordset"
 
-var reserved = set(`break case catch class const continue debugger default delete do
-	else enum export extends false finally for function if import in instanceof new null return
-	super switch this throw true try typeof var void while with yield let static implements
-	interface package private protected public await`)
-
-// restricted are names that are not reserved words but that no binding may take
-// (strict mode) or that would shadow a global value.
-var restricted = set(`arguments eval undefined NaN Infinity`)
-
-// objectMembers would break ordinary object behaviour if shadowed: every
-// Object.prototype member, toJSON (serialization) and then (a member named then
-// makes its object a thenable, so `await obj` would call it).
-var objectMembers = set(`__proto__ constructor prototype hasOwnProperty isPrototypeOf
-	propertyIsEnumerable toLocaleString toString valueOf __defineGetter__ __defineSetter__
-	__lookupGetter__ __lookupSetter__ toJSON then`)
-
-func set(words string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(words) {
-		m[w] = true
-	}
-	return m
-}
+// The word lists are wordset.Sets: a map literal would be built by package
+// init at every start of every program that links this package (a page's
+// core among them).
 
 // Reserved reports an ECMAScript reserved word, including the strict-mode ones
 // (let, static, implements, interface, package, private, protected, public,
 // yield) and await: none can name a binding in a module or strict script.
-func Reserved(s string) bool { return reserved[s] }
+func Reserved(s string) bool { return reserved.Has(s) }
 
 // Restricted reports Reserved words plus arguments, eval, undefined, NaN and
-// Infinity: names a declaration must not take.
-func Restricted(s string) bool { return reserved[s] || restricted[s] }
+// Infinity (not reserved, but no binding may take them in strict mode or
+// they would shadow a global value): names a declaration must not take.
+func Restricted(s string) bool { return reserved.Has(s) || restricted.Has(s) }
 
 // ObjectMember reports a name that shadows an Object.prototype member, toJSON
-// or then when used as a property of a plain object.
-func ObjectMember(s string) bool { return objectMembers[s] }
+// or then when used as a property of a plain object: shadowing one would
+// break ordinary object behaviour (a member named then makes its object a
+// thenable, so `await obj` would call it; toJSON changes serialization).
+func ObjectMember(s string) bool { return objectMembers.Has(s) }
+
+var reserved = wordset.Set{
+	"await", "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete",
+	"do", "else", "enum", "export", "extends", "false", "finally", "for", "function", "if", "implements",
+	"import", "in", "instanceof", "interface", "let", "new", "null", "package", "private", "protected",
+	"public", "return", "static", "super", "switch", "this", "throw", "true", "try", "typeof", "var",
+	"void", "while", "with", "yield",
+}
+
+var restricted = wordset.Set{"Infinity", "NaN", "arguments", "eval", "undefined"}
+
+var objectMembers = wordset.Set{
+	"__defineGetter__", "__defineSetter__", "__lookupGetter__", "__lookupSetter__", "__proto__",
+	"constructor", "hasOwnProperty", "isPrototypeOf", "propertyIsEnumerable", "prototype", "then",
+	"toJSON", "toLocaleString", "toString", "valueOf",
+}
 
 // IsIdentifier reports an ASCII JavaScript identifier: [A-Za-z_$][A-Za-z0-9_$]*.
 // Non-ASCII identifiers are valid JavaScript, but generated names stay ASCII so

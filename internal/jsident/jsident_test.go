@@ -1,6 +1,10 @@
 package jsident
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/codemode-go/codemode/internal/wordset"
+)
 
 func TestTables(t *testing.T) {
 	for _, tc := range []struct {
@@ -34,6 +38,15 @@ func TestTables(t *testing.T) {
 		}
 		if got := ObjectMember(tc.s); got != tc.member {
 			t.Errorf("ObjectMember(%q) = %v", tc.s, got)
+		}
+	}
+}
+
+// TestListsSorted: a word out of order would silently not be found.
+func TestListsSorted(t *testing.T) {
+	for name, l := range map[string]wordset.Set{"reserved": reserved, "restricted": restricted, "objectMembers": objectMembers} {
+		if a, b, ok := l.Check(); !ok {
+			t.Errorf("%s: %q before %q: keep the list sorted and without duplicates", name, a, b)
 		}
 	}
 }

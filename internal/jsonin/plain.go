@@ -83,7 +83,7 @@ func (p *plain) str() (string, bool) {
 		if p.i+1 >= len(p.b) {
 			return "", false
 		}
-		if r, ok := shortEscapes[p.b[p.i+1]]; ok {
+		if r, ok := shortEscape(p.b[p.i+1]); ok {
 			buf = append(buf, r)
 			p.i += 2
 		} else if p.b[p.i+1] == 'u' && p.i+6 <= len(p.b) {
@@ -101,8 +101,24 @@ func (p *plain) str() (string, bool) {
 	return "", false
 }
 
-// shortEscapes are JSON's one-letter escapes.
-var shortEscapes = map[byte]byte{'"': '"', '\\': '\\', '/': '/', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t'}
+// shortEscape is what JSON's one-letter escape \c stands for.
+func shortEscape(c byte) (byte, bool) {
+	switch c {
+	case '"', '\\', '/':
+		return c, true
+	case 'b':
+		return '\b', true
+	case 'f':
+		return '\f', true
+	case 'n':
+		return '\n', true
+	case 'r':
+		return '\r', true
+	case 't':
+		return '\t', true
+	}
+	return 0, false
+}
 
 // number reads a JSON number's text; integer false when it has a fraction or
 // an exponent.

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/codemode-go/codemode/internal/jsident"
+	"github.com/codemode-go/codemode/internal/wordset"
 )
 
 // Bounds on registrations; they come from trusted loaders, so violations are
@@ -77,23 +78,24 @@ var defaultRegistry = NewRegistry()
 // Default is the process-wide registry the package-level functions use.
 func Default() *Registry { return defaultRegistry }
 
-// builtinGlobals are names the Code Mode guest already defines, plus JS globals a
-// namespace must never replace.
-var builtinGlobals = map[string]bool{}
+// builtinGlobal reports a name the Code Mode guest already defines, or a
+// JavaScript global a namespace must never replace.
+func builtinGlobal(name string) bool { return builtinGlobals.Has(name) }
 
-func init() {
-	for _, n := range strings.Fields(`tools namespaces text json yield_control MCP API ALL_TOOLS
-		Object Function Array Number String Boolean Symbol BigInt Math JSON Date RegExp Error
-		TypeError RangeError SyntaxError ReferenceError EvalError URIError AggregateError
-		Promise Proxy Reflect Map Set WeakMap WeakSet WeakRef FinalizationRegistry ArrayBuffer
-		SharedArrayBuffer DataView Atomics Int8Array Uint8Array Uint8ClampedArray Int16Array
-		Uint16Array Int32Array Uint32Array Float32Array Float64Array BigInt64Array
-		BigUint64Array Iterator globalThis undefined NaN Infinity eval isFinite isNaN
-		parseFloat parseInt decodeURI decodeURIComponent encodeURI encodeURIComponent escape
-		unescape console print queueMicrotask setTimeout clearTimeout setInterval
-		clearInterval structuredClone arguments require import module exports`) {
-		builtinGlobals[n] = true
-	}
+// builtinGlobals is builtinGlobal's list (a wordset.Set: package init builds
+// no map of it in every program linking this package, a page's core among them).
+var builtinGlobals = wordset.Set{
+	"ALL_TOOLS", "API", "AggregateError", "Array", "ArrayBuffer", "Atomics", "BigInt", "BigInt64Array",
+	"BigUint64Array", "Boolean", "DataView", "Date", "Error", "EvalError", "FinalizationRegistry",
+	"Float32Array", "Float64Array", "Function", "Infinity", "Int16Array", "Int32Array", "Int8Array",
+	"Iterator", "JSON", "MCP", "Map", "Math", "NaN", "Number", "Object", "Promise", "Proxy", "RangeError",
+	"ReferenceError", "Reflect", "RegExp", "Set", "SharedArrayBuffer", "String", "Symbol", "SyntaxError",
+	"TypeError", "URIError", "Uint16Array", "Uint32Array", "Uint8Array", "Uint8ClampedArray", "WeakMap",
+	"WeakRef", "WeakSet", "arguments", "clearInterval", "clearTimeout", "console", "decodeURI",
+	"decodeURIComponent", "encodeURI", "encodeURIComponent", "escape", "eval", "exports", "globalThis",
+	"import", "isFinite", "isNaN", "json", "module", "namespaces", "parseFloat", "parseInt", "print",
+	"queueMicrotask", "require", "setInterval", "setTimeout", "structuredClone", "text", "tools",
+	"undefined", "unescape", "yield_control",
 }
 
 // ValidateGlobalName checks that name can be injected as a guest global without
@@ -112,7 +114,7 @@ func ValidateGlobalName(name string) error {
 	if jsident.Reserved(name) {
 		return fmt.Errorf("globalName %q is a JavaScript reserved word", name)
 	}
-	if builtinGlobals[name] || strings.HasPrefix(name, "__openclaw") {
+	if builtinGlobal(name) || strings.HasPrefix(name, "__openclaw") {
 		return fmt.Errorf("globalName %q collides with a built-in global", name)
 	}
 	return nil

@@ -26,7 +26,7 @@ func FuzzDispatch(f *testing.F) {
 	}
 	rt := &controlled{}
 	f.Fuzz(func(t *testing.T, msg []byte) {
-		for name := range ops.Table {
+		for name := range ops.Table() {
 			status, out := ops.Dispatch(context.Background(), rt, name, ops.Call{}, msg)
 			if !json.Valid(out) {
 				t.Fatalf("%s answered no JSON: %q", name, out)

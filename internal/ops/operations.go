@@ -14,8 +14,8 @@ import (
 
 // Names lists the operations for messages ("abort, catalog, ...").
 func Names() string {
-	names := make([]string, 0, len(Table))
-	for n := range Table {
+	names := make([]string, 0, len(Table()))
+	for n := range Table() {
 		names = append(names, n)
 	}
 	slices.Sort(names)

@@ -15,6 +15,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"sync"
 	"time"
 
 	"github.com/codemode-go/codemode/core"
@@ -115,17 +116,30 @@ type Op func(ctx context.Context, rt Runtime, c Call, msg []byte) Answer
 
 // Table is every operation by name. The HTTP API serves all but abort and
 // restartTTL at /v1/<name> (catalog as GET with the scope in the query);
-// Dispatch serves all of them.
-var Table = map[string]Op{
-	"exec":               Decoded(Exec),
-	"wait":               Decoded(Wait),
-	"surface":            Decoded(SurfaceOf),
-	"catalog":            Decoded(CatalogFor),
-	"tools/call":         Decoded(ToolsCall),
-	"mcp/resources/read": Decoded(MCPResource),
-	"mcp/prompts/get":    Decoded(MCPPrompt),
-	"abort":              Decoded(Abort),
-	"restartTTL":         Decoded(RestartTTL),
+// Dispatch serves all of them. It is built on first use, not by package
+// init: a map literal of operations would link every operation (and what
+// only it calls) into every binary that imports ops, and build it at each
+// start, while a page's core serves a few by Decoded and never reads Table.
+func Table() map[string]Op {
+	table.once.Do(func() {
+		table.m = map[string]Op{
+			"exec":               Decoded(Exec),
+			"wait":               Decoded(Wait),
+			"surface":            Decoded(SurfaceOf),
+			"catalog":            Decoded(CatalogFor),
+			"tools/call":         Decoded(ToolsCall),
+			"mcp/resources/read": Decoded(MCPResource),
+			"mcp/prompts/get":    Decoded(MCPPrompt),
+			"abort":              Decoded(Abort),
+			"restartTTL":         Decoded(RestartTTL),
+		}
+	})
+	return table.m
+}
+
+var table struct {
+	once sync.Once
+	m    map[string]Op
 }
 
 // Decoded makes a typed operation an Op: the message is strictly decoded
@@ -191,7 +205,7 @@ func Dispatch(ctx context.Context, rt Runtime, name string, c Call, msg []byte) 
 			status, out = refused(&Refusal{statusInternal, CodeInternal, "code mode failed while answering " + Quote(name)}).Encode()
 		}
 	}()
-	op, ok := Table[name]
+	op, ok := Table()[name]
 	if !ok {
 		return refused(&Refusal{statusNotFound, CodeNotFound, "no operation " + Quote(name) + "; the operations are " + Names()}).Encode()
 	}

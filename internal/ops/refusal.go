@@ -52,14 +52,24 @@ const (
 	statusInternal   = 500
 )
 
-// kindCodes maps each of the strict decoder's refusals to its code.
-var kindCodes = map[jsonin.Kind]string{
-	jsonin.Malformed:      CodeInvalidJSON,
-	jsonin.Trailing:       CodeTrailingData,
-	jsonin.UnknownField:   CodeUnknownField,
-	jsonin.DuplicateField: CodeDuplicateField,
-	jsonin.WrongType:      CodeWrongType,
-	jsonin.TooDeep:        CodeTooDeep,
+// kindCode is the code of each of the strict decoder's refusals (a switch,
+// not a map that package init would build at every start).
+func kindCode(k jsonin.Kind) string {
+	switch k {
+	case jsonin.Malformed:
+		return CodeInvalidJSON
+	case jsonin.Trailing:
+		return CodeTrailingData
+	case jsonin.UnknownField:
+		return CodeUnknownField
+	case jsonin.DuplicateField:
+		return CodeDuplicateField
+	case jsonin.WrongType:
+		return CodeWrongType
+	case jsonin.TooDeep:
+		return CodeTooDeep
+	}
+	return ""
 }
 
 // BadRequest is a 400 refusal.
@@ -85,7 +95,7 @@ func Decode(body []byte, v any, what string) *Refusal {
 	if !errors.As(err, &je) {
 		return BadRequest(CodeInvalidJSON, what+" could not be decoded")
 	}
-	return BadRequest(kindCodes[je.Kind], je.Msg)
+	return BadRequest(kindCode(je.Kind), je.Msg)
 }
 
 // Quote renders a caller's string (a path, a header, a format) for a

@@ -9,8 +9,12 @@ import (
 // schema or instance cannot exhaust the stack.
 const maxDepth = 200
 
-var jsonTypes = map[string]bool{"null": true, "boolean": true, "object": true, "array": true,
-	"number": true, "string": true, "integer": true}
+// jsonType reports one of JSON Schema's type names. The package's word
+// lists are switches, not map literals that package init would build at
+// every start (a page's core links this package).
+func jsonType(t string) bool {
+	return t == "integer" || shapeOfType(t) != 0
+}
 
 // checkKeywords refuses what the library accepts but cannot mean anything: an
 // unknown type name (it would refuse every instance, blaming the caller).
@@ -24,13 +28,13 @@ func checkKeywords(s any, at string, depth int) error {
 	}
 	switch t := m["type"].(type) {
 	case string:
-		if !jsonTypes[t] {
+		if !jsonType(t) {
 			return fmt.Errorf("%s: type %s is not a JSON type (null, boolean, object, array, number, string, integer)", pointerOrRoot(at), quote(cut(t)))
 		}
 	case nil:
 	case []any:
 		for _, e := range t {
-			if n, _ := e.(string); !jsonTypes[n] {
+			if n, _ := e.(string); !jsonType(n) {
 				return fmt.Errorf("%s: type lists %s, which is not a JSON type (null, boolean, object, array, number, string, integer)", pointerOrRoot(at), quote(cut(fmt.Sprint(e))))
 			}
 		}

@@ -20,8 +20,25 @@ const (
 	shapeAll = shapeNull | shapeBoolean | shapeObject | shapeArray | shapeNumber | shapeString
 )
 
-var shapeOfType = map[string]shapes{"null": shapeNull, "boolean": shapeBoolean, "object": shapeObject,
-	"array": shapeArray, "number": shapeNumber, "string": shapeString}
+// shapeOfType is the shape of a type name; 0 for "integer" (no shortcut)
+// and for anything that is not a type name.
+func shapeOfType(t string) shapes {
+	switch t {
+	case "null":
+		return shapeNull
+	case "boolean":
+		return shapeBoolean
+	case "object":
+		return shapeObject
+	case "array":
+		return shapeArray
+	case "number":
+		return shapeNumber
+	case "string":
+		return shapeString
+	}
+	return 0
+}
 
 // ByShape reports whether the schema accepts every instance of some JSON
 // types whatever it holds (acceptedShapes): Validate then decides a valid
@@ -43,11 +60,16 @@ func AllByShape(schemas ...[]byte) bool {
 	return true
 }
 
-// annotations are the keywords that never refuse an instance (draft-07 and
+// annotation reports a keyword that never refuses an instance (draft-07 and
 // 2020-12 alike). Anything not listed here, format included, keeps a schema
 // off the shortcut.
-var annotations = map[string]bool{"$schema": true, "$comment": true, "title": true, "description": true,
-	"examples": true, "default": true, "deprecated": true, "readOnly": true, "writeOnly": true}
+func annotation(kw string) bool {
+	switch kw {
+	case "$schema", "$comment", "title", "description", "examples", "default", "deprecated", "readOnly", "writeOnly":
+		return true
+	}
+	return false
+}
 
 // acceptedShapes is the set of top-level JSON types of which the schema
 // accepts every instance, whatever it holds: `true`, `{}`, `{"type":
@@ -71,7 +93,7 @@ func acceptedShapes(doc any) shapes {
 	accepted := shapeAll
 	for kw, v := range m {
 		switch {
-		case annotations[kw]:
+		case annotation(kw):
 		case kw == "type":
 			accepted = typeShapes(v)
 		case kw == "properties":
@@ -104,12 +126,12 @@ func acceptedShapes(doc any) shapes {
 func typeShapes(v any) shapes {
 	switch t := v.(type) {
 	case string:
-		return shapeOfType[t]
+		return shapeOfType(t)
 	case []any:
 		var s shapes
 		for _, e := range t {
 			n, _ := e.(string)
-			b := shapeOfType[n]
+			b := shapeOfType(n)
 			if b == 0 {
 				return 0
 			}

@@ -1,6 +1,9 @@
 // The page's first result as CPU time, in fresh Node.js processes: a figure
 // that a loaded machine disturbs far less than bench.mjs's wall clock (the
-// same V8, hostjs's inline mode instead of the page's worker).
+// same V8, hostjs's inline mode instead of the page's worker). For our sides
+// it also prints CPU and wall by phase: compile (codemode.wasm and
+// quickjs.wasm, V8's lazy compile: mostly the module's validation), Go start
+// (instantiate, runtime and package init up to ready), api.init, the first exec.
 //
 //   node tests/bench/web/startcpu.mjs [ROUNDS] DIR [DIR...]
 //
@@ -18,8 +21,8 @@ if (process.argv[2] === "--child") {
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
   let value;
-  const phases = [];
-  const phase = () => { const c = process.cpuUsage(cpu0); phases.push((c.user + c.system) / 1000); };
+  const phases = [], walls = [];
+  const phase = () => { const c = process.cpuUsage(cpu0); phases.push((c.user + c.system) / 1000); walls.push(performance.now() - t0); };
   if (side === "ref") {
     const { QuickJS } = await import(pathToFileURL(`${dir}/dist/index.js`));
     const { readFile } = await import("node:fs/promises");
@@ -29,8 +32,10 @@ if (process.argv[2] === "--child") {
     value = vm.dump(h);
   } else {
     const base = pathToFileURL(dir + "/");
-    const { bootGo } = await import(new URL("core.js", base));
-    const { api, quickjsModule } = await bootGo(base, new URL("codemode.wasm", base));
+    const { bootGo, compileCore } = await import(new URL("core.js", base));
+    const mods = await compileCore(base, undefined, false);
+    phase();
+    const { api, quickjsModule } = await bootGo(base, null, mods);
     phase();
     await api.init("{}", {}, quickjsModule);
     phase();
@@ -38,7 +43,9 @@ if (process.argv[2] === "--child") {
   }
   const c = process.cpuUsage(cpu0);
   const cpu = (c.user + c.system) / 1000;
-  console.log(JSON.stringify({ value, cpu, wall: performance.now() - t0, phases: phases.length ? [phases[0], phases[1] - phases[0], cpu - phases[1]] : null }));
+  const wall = performance.now() - t0;
+  const steps = (xs, end) => [...xs, end].map((x, i) => x - (i ? xs[i - 1] : 0));
+  console.log(JSON.stringify({ value, cpu, wall, phases: phases.length ? steps(phases, cpu) : null, walls: walls.length ? steps(walls, wall) : null }));
   process.exit(0);
 }
 
@@ -61,6 +68,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const ref = median(got.get("ref").map((m) => m.cpu));
 for (const [name, ms] of got) {
   const cpu = median(ms.map((m) => m.cpu)), wall = median(ms.map((m) => m.wall));
-  const ph = ms[0].phases ? `; by phase (Go start / api.init / first exec) ${[0, 1, 2].map((i) => median(ms.map((m) => m.phases[i])).toFixed(0)).join(" / ")} ms` : "";
+  const by = (k) => [0, 1, 2, 3].map((i) => median(ms.map((m) => m[k][i])).toFixed(0)).join(" / ");
+  const ph = ms[0].phases ? `; by phase (compile / Go start / api.init / first exec) CPU ${by("phases")} ms, wall ${by("walls")} ms` : "";
   console.log(`${name}: CPU ${cpu.toFixed(0)} ms (${(cpu / ref).toFixed(2)}x ref), wall ${wall.toFixed(0)} ms${ph}; CPU rounds ${ms.map((m) => m.cpu.toFixed(0)).join(", ")}`);
 }
