@@ -13,13 +13,13 @@ package ops
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/hex"
 	"time"
 
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/cryptorand"
 	json "github.com/codemode-go/codemode/internal/jsonx"
 	"github.com/codemode-go/codemode/internal/relay"
 	"github.com/codemode-go/codemode/internal/surface"
@@ -92,7 +92,7 @@ func (c Call) info(scope *Scope, kind string) core.CallInfo {
 // the transcript.
 func NewCallID(kind string) string {
 	var b [8]byte
-	rand.Read(b[:])
+	cryptorand.Read(b[:])
 	return kind + "_" + hex.EncodeToString(b[:])
 }
 
