@@ -46,7 +46,7 @@ while (p < b.length) {
     }
   } else if (id === 2) {
     for (let i = 0, c = u(); i < c; i++) {
-      p += u(); p += u();
+      for (let s = 0; s < 2; s++) { const l = u(); p += l; } // module and field name (not `p += u()`: that adds to p as read before u() advanced it)
       const k = b[p++];
       if (k === 0) { u(); imports++; } else if (k === 1) { p++; const fl = b[p++]; u(); if (fl & 1) u(); } else if (k === 2) { const fl = b[p++]; u(); if (fl & 1) u(); } else p += 2;
     }
