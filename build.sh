@@ -178,7 +178,7 @@ build_web() {
     const fs = require("fs"), zlib = require("zlib"), dir = process.argv[1];
     const newer = (a, b) => !fs.existsSync(b) || fs.statSync(a).mtimeMs > fs.statSync(b).mtimeMs;
     for (const f of fs.readdirSync(dir)) {
-      if (/\.(gz|br)$/.test(f) || f === "package.json") continue;
+      if (/\.(gz|br|zst)$/.test(f) || f === "package.json") continue;
       const p = dir + "/" + f;
       if (!newer(p, p + ".gz") && !newer(p, p + ".br")) continue;
       const b = fs.readFileSync(p);
