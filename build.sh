@@ -178,7 +178,7 @@ build_web() {
     const fs = require("fs"), zlib = require("zlib"), dir = process.argv[1];
     const newer = (a, b) => !fs.existsSync(b) || fs.statSync(a).mtimeMs > fs.statSync(b).mtimeMs;
     for (const f of fs.readdirSync(dir)) {
-      if (/\.(gz|br)$/.test(f) || f === "package.json") continue;
+      if (/\.(gz|br|zst)$/.test(f) || f === "package.json") continue;
       const p = dir + "/" + f;
       if (!newer(p, p + ".gz") && !newer(p, p + ".br")) continue;
       const b = fs.readFileSync(p);
@@ -372,7 +372,7 @@ e2e_serve() {
   # ships it, without the loop guard, so a spec can prove the worker's watchdog
   # still bounds a host that hands in such a module.
   cp -r build/web build/e2e/web-unguarded
-  rm -f build/e2e/web-unguarded/quickjs.wasm.gz build/e2e/web-unguarded/quickjs.wasm.br
+  rm -f build/e2e/web-unguarded/quickjs.wasm.gz build/e2e/web-unguarded/quickjs.wasm.br build/e2e/web-unguarded/quickjs.wasm.zst
   cp "$QJS_SRC" build/e2e/web-unguarded/quickjs.wasm
   cp -r tests/e2e/hostjs/fixture build/e2e/hostjs
   exec build/codemode serve --config tests/e2e/hostjs/serve.json5 --addr "127.0.0.1:$port" --static build/e2e 2> build/e2e/serve.log

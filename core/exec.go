@@ -2,7 +2,6 @@ package core
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/cellcheck"
 	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/cryptorand"
 	json "github.com/codemode-go/codemode/internal/jsonx"
 	"github.com/codemode-go/codemode/internal/namespace"
 )
@@ -418,7 +418,7 @@ func (rt *Runtime) reportSkipped(err error) {
 
 func newRunID() string {
 	var b [12]byte
-	rand.Read(b[:])
+	cryptorand.Read(b[:])
 	return "cm_" + hex.EncodeToString(b[:])
 }
 

@@ -2,11 +2,10 @@ package catalog
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"fmt"
-	"sync"
 
 	"github.com/codemode-go/codemode/internal/schemacheck"
+	"github.com/codemode-go/codemode/internal/textmemo"
 	"github.com/codemode-go/codemode/internal/tsschema"
 )
 
@@ -42,39 +41,27 @@ func (c *Catalog) outputContract(it *item) (*schemacheck.Schema, error) {
 // from a file or the network), JSON Schema 2020-12 unless it names draft-07.
 // The result is remembered across catalogs (schemaMemo).
 func compileSchema(raw []byte) *compiledSchema {
-	key := sha256.Sum256(raw)
-	schemaMemo.mu.Lock()
-	cs, ok := schemaMemo.m[key]
-	schemaMemo.mu.Unlock()
-	if ok {
+	if cs, ok := schemaMemo.Get(string(raw)); ok {
 		return cs
 	}
 	s, err := schemacheck.Compile(raw)
-	cs = &compiledSchema{schema: s, err: err}
-	schemaMemo.mu.Lock()
-	if schemaMemo.m == nil || len(schemaMemo.m) >= maxSchemaMemo {
-		schemaMemo.m = map[[sha256.Size]byte]*compiledSchema{}
-	}
-	schemaMemo.m[key] = cs
-	schemaMemo.mu.Unlock()
+	cs := &compiledSchema{schema: s, err: err}
+	schemaMemo.Put(string(raw), len(raw), cs, schemaMemoBound)
 	return cs
 }
 
 // schemaMemo keeps compiled schemas (and their compile errors) by the
-// schema's bytes for the life of the process. A catalog is built per run and
+// schema's text for the life of the process. A catalog is built per run and
 // its own cache dies with it, while a host's tools keep their schemas: without
 // the memo every run compiled the schema of each tool it called again (a
 // decode, the library's unmarshal and resolve: on V8 about a fifth of a
 // client-tool call's Go work). A compiled Schema is immutable and safe for
 // concurrent use. Bounded like tsschema.Memo: cleared when full.
-var schemaMemo struct {
-	mu sync.Mutex
-	m  map[[sha256.Size]byte]*compiledSchema
-}
+var schemaMemo textmemo.Memo[string, *compiledSchema]
 
-// maxSchemaMemo bounds schemaMemo; a host with more distinct schemas compiles
-// some of them again.
-const maxSchemaMemo = 1024
+// schemaMemoBound bounds schemaMemo; a host with more distinct schemas
+// compiles some of them again.
+var schemaMemoBound = textmemo.Bound{Entries: 1024, Bytes: 16 << 20}
 
 // checkOutput validates details against the contract. The error names the JSON
 // pointer and the failing keyword, never the value, which may be secret.

@@ -13,7 +13,6 @@ package ops
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/hex"
 	"sync"
 	"time"
@@ -21,6 +20,7 @@ import (
 	"github.com/codemode-go/codemode/core"
 	"github.com/codemode-go/codemode/internal/catalog"
 	"github.com/codemode-go/codemode/internal/config"
+	"github.com/codemode-go/codemode/internal/cryptorand"
 	json "github.com/codemode-go/codemode/internal/jsonx"
 	"github.com/codemode-go/codemode/internal/relay"
 	"github.com/codemode-go/codemode/internal/surface"
@@ -93,7 +93,7 @@ func (c Call) info(scope *Scope, kind string) core.CallInfo {
 // the transcript.
 func NewCallID(kind string) string {
 	var b [8]byte
-	rand.Read(b[:])
+	cryptorand.Read(b[:])
 	return kind + "_" + hex.EncodeToString(b[:])
 }
 

@@ -1,10 +1,11 @@
 package quickjs
 
 import (
-	"crypto/rand"
 	"encoding/binary"
 	"errors"
 	"fmt"
+
+	"github.com/codemode-go/codemode/internal/cryptorand"
 )
 
 // hostCall runs a host function. Whatever happens, including a panic, the guest
@@ -113,6 +114,6 @@ func (vm *VM) randomGet2(b []byte) {
 	if vm.rt.cfg.Deterministic {
 		vm.rt.fillDeterministic(b)
 	} else {
-		rand.Read(b)
+		cryptorand.Read(b)
 	}
 }

@@ -4,15 +4,14 @@
 package tsschema
 
 import (
-	"crypto/sha256"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/codemode-go/codemode/internal/jsident"
 	json "github.com/codemode-go/codemode/internal/jsonx"
 	"github.com/codemode-go/codemode/internal/text"
+	"github.com/codemode-go/codemode/internal/textmemo"
 )
 
 // Limits bound the TypeScript-like rendering of a JSON Schema. Every schema a
@@ -78,8 +77,7 @@ func Render(raw []byte, lim Limits) Rendering {
 // belongs to whoever shares it (a Runtime has one), never to the process.
 // The zero value is ready; a nil *Memo renders without remembering.
 type Memo struct {
-	mu sync.Mutex
-	m  map[renderKey]Rendering
+	m textmemo.Memo[renderKey, Rendering]
 }
 
 // Render is the package's Render, remembered.
@@ -87,28 +85,23 @@ func (mm *Memo) Render(raw []byte, lim Limits) Rendering {
 	if mm == nil {
 		return Render(raw, lim)
 	}
-	key := renderKey{sha256.Sum256(raw), lim}
-	mm.mu.Lock()
-	r, ok := mm.m[key]
-	mm.mu.Unlock()
-	if ok {
+	key := renderKey{string(raw), lim}
+	if r, ok := mm.m.Get(key); ok {
 		return r
 	}
-	r = Render(raw, lim)
-	mm.mu.Lock()
-	if mm.m == nil || len(mm.m) >= maxRenderMemo {
-		mm.m = map[renderKey]Rendering{}
-	}
-	mm.m[key] = r
-	mm.mu.Unlock()
+	r := Render(raw, lim)
+	mm.m.Put(key, len(raw), r, renderMemoBound)
 	return r
 }
 
-const maxRenderMemo = 8192
+// renderMemoBound bounds a Memo: 8192 renderings (a host's tools, each in a
+// few Limits) and 32 MiB of schema text.
+var renderMemoBound = textmemo.Bound{Entries: 8192, Bytes: 32 << 20}
 
+// renderKey is the schema's text itself (textmemo says why) and the bounds.
 type renderKey struct {
-	sum [sha256.Size]byte
-	lim Limits
+	schema string
+	lim    Limits
 }
 
 func renderSchema(doc any, lim Limits) Rendering {

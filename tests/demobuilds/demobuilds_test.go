@@ -2,8 +2,9 @@
 // toolset, internal/toolset, and the spec's Issues namespace,
 // internal/issuesdemo): none of the shipped binaries and library packages,
 // and every demo build, so the codemode_demo tag keeps doing what its files
-// say. It asks `go list -deps` with each build's GOOS and tags (build.sh's),
-// so it compiles nothing.
+// say; and that the page's cores keep out what a page never runs. It asks
+// `go list -deps` with each build's GOOS and tags (build.sh's), so it
+// compiles nothing.
 package demobuilds
 
 import (
@@ -67,6 +68,35 @@ func TestDemoBuildsLinkTheDemoPackages(t *testing.T) {
 		for _, p := range b.links {
 			if !slices.Contains(deps, p) {
 				t.Errorf("%s does not link %s", b.name, p)
+			}
+		}
+	}
+}
+
+// pageNeverRuns are the packages (by import path prefix) the page's cores
+// must not link, with why: each was cut from codemode.wasm once, and every
+// one linked again costs each page load its bytes, validation and start.
+var pageNeverRuns = []struct{ prefix, why string }{
+	{"crypto/", "Go's FIPS 140 module comes with crypto/rand or crypto/sha256 (160 KB): ids use internal/cryptorand, memos internal/textmemo"},
+	{"github.com/tetratelabs/wazero", "the page's engine is the host's own (internal/engine/jsengine)"},
+	{"github.com/evanw/esbuild", "TypeScript runs in tsx.wasm, loaded on demand"},
+	{"github.com/modelcontextprotocol/go-sdk", "a page's MCP servers are relayed"},
+	{"github.com/goccy/go-json", "internal/jsonx is encoding/json under codemode_hostjs"},
+	{"net/http", "a page's HTTP goes through the host's fetch"},
+}
+
+func TestPageCoresLinkNothingAPageNeverRuns(t *testing.T) {
+	for _, b := range []build{shipped[0], demos[0]} {
+		deps := listDeps(t, b)
+		for _, n := range pageNeverRuns {
+			var hit []string
+			for _, p := range deps {
+				if strings.HasPrefix(p, n.prefix) {
+					hit = append(hit, p)
+				}
+			}
+			if len(hit) > 0 {
+				t.Errorf("%s links %d packages under %s (%s): %s", b.name, len(hit), n.prefix, strings.Join(hit[:min(len(hit), 4)], ", "), n.why)
 			}
 		}
 	}

@@ -10,8 +10,6 @@
 package wasmbin
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -70,15 +68,6 @@ func Embedded() ([]byte, error) {
 
 // Bytes returns the embedded binary; see Embedded.
 func Bytes() ([]byte, error) { return Embedded() }
-
-// Verify checks that b is the pinned quickjs.wasm.
-func Verify(b []byte) error {
-	sum := sha256.Sum256(b)
-	if got := hex.EncodeToString(sum[:]); got != SHA256 {
-		return fmt.Errorf("quickjs.wasm has sha256 %s, want %s (%s; reinstall it with `npm i %s`)", got, SHA256, Version, Version)
-	}
-	return nil
-}
 
 // Select returns the binary to run: b when non-nil, else the file at path when
 // path is not empty, else the embedded copy. Whatever it returns has passed

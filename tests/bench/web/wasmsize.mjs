@@ -5,6 +5,8 @@
 // '/' and '-' as '_'), and sums body bytes per module of `go list -deps`.
 // Data (type descriptors, pclntab, strings) is reported as one figure: only
 // build variants attribute it (tests/bench/RESULTS.md has both).
+// -funcs PKG lists the largest function bodies of one package instead (the
+// linker keeps only what is reachable, so these say which edge pulls it in).
 import { execFileSync } from "node:child_process";
 import { readFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,7 +15,7 @@ import { brotliCompressSync, constants } from "node:zlib";
 
 const argv = process.argv.slice(2);
 const opt = (k, d) => (argv.includes(k) ? argv.splice(argv.indexOf(k), 2)[1] : d);
-const tags = opt("-tags", ""), n = Number(opt("-n", 30)), by = opt("-by", "module");
+const tags = opt("-tags", ""), n = Number(opt("-n", 30)), by = opt("-by", "module"), funcs = opt("-funcs", "");
 const pkg = argv[0] ?? "./wasm/codemode";
 const env = { ...process.env, GOOS: "js", GOARCH: "wasm" };
 const tmp = mkdtempSync(join(tmpdir(), "wasmsize-"));
@@ -44,7 +46,7 @@ while (p < b.length) {
     }
   } else if (id === 2) {
     for (let i = 0, c = u(); i < c; i++) {
-      p += u(); p += u();
+      for (let s = 0; s < 2; s++) { const l = u(); p += l; } // module and field name (not `p += u()`: that adds to p as read before u() advanced it)
       const k = b[p++];
       if (k === 0) { u(); imports++; } else if (k === 1) { p++; const fl = b[p++]; u(); if (fl & 1) u(); } else if (k === 2) { const fl = b[p++]; u(); if (fl & 1) u(); } else p += 2;
     }
@@ -59,6 +61,7 @@ const sums = new Map();
 bodies.forEach((size, i) => {
   const name = (names.get(i + imports) || "?").replace(/^go:/, "");
   const hit = prefixes.find(([m]) => name.startsWith(m));
+  if (funcs) { if (hit && hit[1] === funcs) sums.set(name, size); return; }
   const key = !hit ? "(runtime glue)" : by === "package" || hit[2] === self ? hit[1] : hit[2];
   sums.set(key, (sums.get(key) || 0) + size);
 });
@@ -66,5 +69,5 @@ const code = bodies.reduce((a, x) => a + x, 0);
 const MiB = (x) => (x / 1048576).toFixed(2) + " MiB";
 const br = brotliCompressSync(s, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }).length;
 console.log(`${pkg}${tags ? ` -tags ${tags}` : ""}: stripped ${MiB(s.length)} raw, ${MiB(br)} brotli; code ${MiB(code)}, data ${MiB(data)}`);
-console.log(`| ${by} | code bytes | share |\n|---|---:|---:|`);
+console.log(`| ${funcs ? `function of ${funcs}` : by} | code bytes | share |\n|---|---:|---:|`);
 for (const [k, v] of [...sums].sort((x, y) => y[1] - x[1]).slice(0, n)) console.log(`| ${k} | ${v} | ${((100 * v) / code).toFixed(1)}% |`);
