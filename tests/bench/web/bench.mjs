@@ -130,7 +130,7 @@ const toolsSteady = figs.flatMap((x) => x.tools.slice(TOOL_FIRST));
 const tools = m(toolsSteady);
 const trivial = m(figs.map((x) => x.trivial));
 const size = (n) => (existsSync(`${dir}/${n}`) ? statSync(`${dir}/${n}`).size : 0);
-const wasmSizes = ["codemode.wasm", "tsx.wasm", "codemode.wazero.wasm", "quickjs.wasm"].map((n) => `${n} ${MiB(size(n))} raw / ${MiB(size(n + ".br"))} brotli`).join("; ");
+const wasmSizes = ["codemode.wasm", "tsx.wasm", "codemode.wazero.wasm", "quickjs.wasm"].map((n) => `${n} ${MiB(size(n))} raw / ${MiB(size(n + ".zst"))} zstd (what codemode serve sends a browser that accepts it) / ${MiB(size(n + ".br"))} brotli`).join("; ");
 const heaviest = [...ides.cold[0].files].sort((a, b) => b.bytes - a.bytes).slice(0, 6).map((r) => `${new URL(r.url).pathname.slice(1) || "/"} ${(r.bytes / 1024).toFixed(0)} KiB`).join(", ");
 
 const when = new Date().toISOString().slice(0, 16).replace("T", " ");
