@@ -679,7 +679,7 @@ soak             load-and-fault soak against codemode serve (not in test)
 soak-worker      the same soak against the Worker on local workerd (not in test)
 help             this list (also -h, --help)'
 # INTERNAL: helpers other steps call; callable, never listed.
-INTERNAL=' log die sha256 stale step go_build_cmd guarded_quickjs template_image test_hostjs_go e2e_serve fuzz_targets fuzz_one '
+INTERNAL=' log die sha256 stale step go_build_cmd guarded_quickjs template_image test_hostjs_go e2e_serve fuzz_targets fuzz_one zstd_wasm '
 
 help() {
   echo "usage: ./build.sh SUBCOMMAND [ARGS]"
