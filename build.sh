@@ -372,7 +372,9 @@ e2e_serve() {
   # ships it, without the loop guard, so a spec can prove the worker's watchdog
   # still bounds a host that hands in such a module.
   cp -r build/web build/e2e/web-unguarded
-  rm -f build/e2e/web-unguarded/quickjs.wasm.gz build/e2e/web-unguarded/quickjs.wasm.br build/e2e/web-unguarded/quickjs.wasm.zst
+  # Every precompressed copy goes with the guarded module, whatever encodings
+  # the build writes (the server would answer one of them instead of the file).
+  rm -f build/e2e/web-unguarded/quickjs.wasm.*
   cp "$QJS_SRC" build/e2e/web-unguarded/quickjs.wasm
   cp -r tests/e2e/hostjs/fixture build/e2e/hostjs
   exec build/codemode serve --config tests/e2e/hostjs/serve.json5 --addr "127.0.0.1:$port" --static build/e2e 2> build/e2e/serve.log
