@@ -15,39 +15,46 @@ import { fileURLToPath } from "node:url";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 
+/** How long a timed page may take to report (a loaded machine's cold page takes seconds, not tens of them). */
+const REPORT_MS = 45_000;
+
+/**
+ * loadPage opens url in a browser without DevTools on profile (opened 2.5 s
+ * after the browser started), waits for the page's report to collector,
+ * keeps the page keepMs more and closes the browser; answers the report,
+ * which must carry value 42. A browser now and then exits before it opens
+ * the page at all (no report, and first.html reports every failed load):
+ * that load is launched once more, after the silent browser has been
+ * closed, so no late report can be taken for the second one's.
+ */
+export async function loadPage(collector, profile, url, keepMs = 0, flags = []) {
+  for (let attempt = 1; ; attempt++) {
+    const b = launchSettled(profile, url, 2500, flags);
+    try {
+      const r = await collector.next(REPORT_MS);
+      if (r.value !== 42) throw new Error(`${url} answered ${JSON.stringify(r.value ?? r.error)}`);
+      if (keepMs) await new Promise((ok) => setTimeout(ok, keepMs));
+      return r;
+    } catch (e) {
+      if (attempt > 1 || !/no page report/.test(e.message)) throw e;
+      console.warn(`person.mjs: no report from ${url} within ${REPORT_MS / 1000} s (the browser ${b.proc.exitCode === null ? "is still running" : "had exited"}): launching it again`);
+    } finally {
+      await b.close();
+    }
+  }
+}
+
 /**
  * personRounds runs rounds of both sides against origin (a codemode serve of
  * a staged bench-web); per side the arrays cold, warm, nocache (ms from
  * navigation start to the value) and written (bytes of wasm code cache after
  * the cold page).
  */
-/** How long a timed page may take to report (a loaded machine's cold page takes seconds, not tens of them). */
-const REPORT_MS = 45_000;
-
 export async function personRounds({ origin, rounds, readMs = 5000, flags = [] }) {
   const base = origin.endsWith("/") ? origin : origin + "/";
   const out = { ours: { cold: [], warm: [], nocache: [], written: [], warmReady: [] }, ref: { cold: [], warm: [], nocache: [], written: [], warmReady: [] } };
   const collector = await startCollector();
-  // A browser now and then exits before it opens the page at all (no report,
-  // and first.html reports every failed load): that load is launched once
-  // more, after the silent browser has been closed, so no late report can
-  // be taken for the second one's.
-  const load = async (profile, url, keep) => {
-    for (let attempt = 1; ; attempt++) {
-      const b = launchSettled(profile, url, 2500, flags);
-      try {
-        const r = await collector.next(REPORT_MS);
-        if (r.value !== 42) throw new Error(`${url} answered ${JSON.stringify(r.value ?? r.error)}`);
-        if (keep) await new Promise((ok) => setTimeout(ok, keep));
-        return r;
-      } catch (e) {
-        if (attempt > 1 || !/no page report/.test(e.message)) throw e;
-        console.warn(`person.mjs: no report from ${url} within ${REPORT_MS / 1000} s (the browser ${b.proc.exitCode === null ? "is still running" : "had exited"}): launching it again`);
-      } finally {
-        await b.close();
-      }
-    }
-  };
+  const load = (profile, url, keep) => loadPage(collector, profile, url, keep, flags);
   try {
     for (let i = 0; i < rounds; i++) {
       for (const side of i % 2 ? ["ref", "ours"] : ["ours", "ref"]) {

@@ -15,7 +15,8 @@
 // printed as medians, ms from navigation start, with the phase each closes.
 // A diagnosis tool: the marks cost microseconds, but the figure to quote is
 // bench-web's.
-import { startCollector, newProfile, launchSettled } from "./rawbrowser.mjs";
+import { startCollector, newProfile } from "./rawbrowser.mjs";
+import { loadPage } from "./person.mjs";
 import { startServe, median } from "./serve.mjs";
 import { cpSync, readFileSync, writeFileSync, rmSync, mkdtempSync, existsSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -62,24 +63,13 @@ patch(join(stage, "bench", "first.html"), [
 const { url: origin, server } = await startServe({ dir: stage, stderr: "ignore" });
 const collector = await startCollector();
 const loads = [];
-const load = async (profile, url, keepMs) => {
-  const b = launchSettled(profile, url, 2500, []);
-  try {
-    const r = await collector.next(45_000);
-    if (r.value !== 42) throw new Error(`${url} answered ${JSON.stringify(r.value ?? r.error)}`);
-    if (keepMs) await new Promise((ok) => setTimeout(ok, keepMs));
-    return r;
-  } finally {
-    await b.close();
-  }
-};
 try {
   for (let i = 0; i < rounds; i++) {
     const profile = newProfile();
     const url = `${origin.replace(/\/$/, "")}/bench/first.html?side=ours&report=${encodeURIComponent(collector.url)}`;
     try {
-      await load(profile.dir, url, 5000);
-      const w = await load(profile.dir, url, 0);
+      await loadPage(collector, profile.dir, url, 5000);
+      const w = await loadPage(collector, profile.dir, url);
       const wasm = (w.resources ?? []).find((r) => /\/codemode\.wasm/.test(r.url));
       loads.push({ ...w.marks, ...(wasm ? { "codemode.wasm response end": wasm.responseEnd } : {}), "ready (createCodeMode resolved)": w.ready, "first result": w.ms });
     } finally {
