@@ -11,7 +11,8 @@
 //
 // Each DIR is a build/web (codemode.wasm, quickjs.wasm, core.js, ...). With
 // --names WASM (an unstripped codemode.wasm of the same build, the last DIR)
-// it also lists that side's compiled Go functions by package and phase.
+// it also lists that side's compiled Go functions by package and phase (the
+// largest 12 packages of each; TOP=N for more).
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeSync } from "node:fs";
 import { pathToFileURL, fileURLToPath } from "node:url";
@@ -81,13 +82,13 @@ if (names) {
     }
     p = end;
   }
-  for (const ph of ["init", "exec"]) {
+  for (const ph of ["gostart", "init", "exec"]) {
     const byPkg = new Map();
     for (const [i, bytes] of last[0][ph].codemode.fns) {
       const pkg = (nm.get(i) ?? "?").replace(/^github\.com_codemode_go_codemode_/, "").replace(/\..*$/, "");
       const e = byPkg.get(pkg) ?? [0, 0];
       byPkg.set(pkg, [e[0] + 1, e[1] + bytes]);
     }
-    console.log(`${ph}: ${[...byPkg].sort((a, b) => b[1][1] - a[1][1]).slice(0, 12).map(([k, [n, by]]) => `${k} ${n}/${(by / 1024).toFixed(0)} KB`).join(", ")}`);
+    console.log(`${ph}: ${[...byPkg].sort((a, b) => b[1][1] - a[1][1]).slice(0, Number(process.env.TOP ?? 12)).map(([k, [n, by]]) => `${k} ${n}/${(by / 1024).toFixed(0)} KB`).join(", ")}`);
   }
 }

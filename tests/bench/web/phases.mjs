@@ -3,7 +3,7 @@
 // the worker, codemode.wasm's response end and compile, the worker's boot,
 // Go's start, api.init and the first exec.
 //
-//   node tests/bench/web/phases.mjs [ROUNDS] [DIR]
+//   node tests/bench/web/phases.mjs [ROUNDS] [DIR] [--inittrace]
 //
 // DIR is a staged build/bench-web (./build.sh bench-web makes it). The tool
 // copies it to a temporary directory and marks the phases in that copy's
@@ -15,6 +15,12 @@
 // printed as medians, ms from navigation start, with the phase each closes.
 // A diagnosis tool: the marks cost microseconds, but the figure to quote is
 // bench-web's.
+//
+// --inittrace also runs the warm loads' Go program with GODEBUG=inittrace=1
+// and prints each package's init time (the runtime's own clock, median over
+// the rounds): which package-level initialisation the start pays, in the
+// browser and with the code cache as a person has it. The trace's lines go
+// through the worker's console, so the Go start phase is a little longer.
 import { startCollector, newProfile } from "./rawbrowser.mjs";
 import { loadPage } from "./person.mjs";
 import { startServe, median } from "./serve.mjs";
@@ -23,6 +29,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const args = process.argv.slice(2);
+const inittrace = args.includes("--inittrace");
+if (inittrace) args.splice(args.indexOf("--inittrace"), 1);
 const rounds = /^\d+$/.test(args[0] ?? "") ? Number(args.shift()) : 5;
 const dir = args[0] ?? "build/bench-web";
 if (!existsSync(join(dir, "bench", "first.html"))) {
@@ -57,12 +65,22 @@ patch(join(stage, "codemode.worker.js"), [
   [/(const info = JSON\.parse\(await \w+\.init\([^;]*\);)/, `$1 ${W}At("api.init done"); info.${W} = ${W};`],
 ]);
 patch(join(stage, "bench", "first.html"), [
-  [/body: JSON\.stringify\(\{ \.\.\.window\.firstResult,/, "body: JSON.stringify({ ...window.firstResult, marks: Object.fromEntries(performance.getEntriesByType(\"mark\").map((m) => [m.name, m.startTime])),"],
+  [/body: JSON\.stringify\(\{ \.\.\.window\.firstResult,/, "body: JSON.stringify({ ...window.firstResult, inittrace: window.__inittrace, marks: Object.fromEntries(performance.getEntriesByType(\"mark\").map((m) => [m.name, m.startTime])),"],
 ]);
+if (inittrace) {
+  // wasm_exec.js prints the runtime's lines with console.log: the worker
+  // keeps them and hands them back beside its marks.
+  patch(join(stage, "codemode.worker.js"), [
+    [/(\n\s*)const go = new globalThis\.Go\(\);(\s*const host)/, `$1const go = new globalThis.Go(); go.env = { GODEBUG: "inittrace=1" }; self.${W}Lines = []; console.log = (s) => { self.${W}Lines.push(String(s)); };$2`],
+    [new RegExp(`info\\.${W} = ${W};`), `info.${W} = ${W}; info.${W}Lines = self.${W}Lines;`],
+  ]);
+  patch(join(stage, "codemode.js"), [[new RegExp(`delete info\\.${W};`), `delete info.${W}; window.__inittrace = info.${W}Lines; delete info.${W}Lines;`]]);
+}
 
 const { url: origin, server } = await startServe({ dir: stage, stderr: "ignore" });
 const collector = await startCollector();
 const loads = [];
+const inits = new Map(); // package -> init ms per warm load
 try {
   for (let i = 0; i < rounds; i++) {
     const profile = newProfile();
@@ -71,6 +89,10 @@ try {
       await loadPage(collector, profile.dir, url, 5000);
       const w = await loadPage(collector, profile.dir, url);
       const wasm = (w.resources ?? []).find((r) => /\/codemode\.wasm/.test(r.url));
+      for (const line of w.inittrace ?? []) {
+        const m = /^init (\S+) @\S+ ms, ([\d.]+) ms clock/.exec(line);
+        if (m) inits.set(m[1], [...(inits.get(m[1]) ?? []), Number(m[2])]);
+      }
       loads.push({ ...w.marks, ...(wasm ? { "codemode.wasm response end": wasm.responseEnd } : {}), "ready (createCodeMode resolved)": w.ready, "first result": w.ms });
     } finally {
       profile.remove();
@@ -89,4 +111,9 @@ for (const k of keys) {
   const m = median(loads.map((l) => l[k]));
   console.log(`${k.padEnd(34)} ${m.toFixed(1).padStart(6)}  +${(m - prev).toFixed(1).padStart(5)}   ${loads.map((l) => l[k].toFixed(0)).join(" ")}`);
   prev = m;
+}
+if (inittrace) {
+  const rows = [...inits].map(([pkg, ms]) => [pkg, median(ms), ms]).sort((a, b) => b[1] - a[1]);
+  console.log(`package init in the warm loads (GODEBUG=inittrace=1; median ms, each round), ${rows.reduce((a, r) => a + r[1], 0).toFixed(1)} ms in all:`);
+  for (const [pkg, m, ms] of rows.filter((r) => r[1] >= 0.1)) console.log(`  ${pkg.padEnd(52)} ${m.toFixed(2).padStart(6)}   ${ms.map((x) => x.toFixed(1)).join(" ")}`);
 }
