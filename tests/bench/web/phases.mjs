@@ -53,29 +53,26 @@ function patch(file, edits) {
 const stage = mkdtempSync(join(tmpdir(), "phases-"));
 cpSync(dir, stage, { recursive: true });
 const W = "__phase";
+// With --inittrace, wasm_exec.js's console.log lines (the runtime's trace) are
+// kept by the worker and handed back beside its marks.
+const trace = inittrace
+  ? { go: ` go.env = { GODEBUG: "inittrace=1" }; self.${W}Lines = []; console.log = (s) => { self.${W}Lines.push(String(s)); };`, reply: ` info.${W}Lines = self.${W}Lines;`, page: ` window.__inittrace = info.${W}Lines; delete info.${W}Lines;` }
+  : { go: "", reply: "", page: "" };
 patch(join(stage, "codemode.js"), [
   [/const ready = compileCore\(/, "performance.mark(\"spawn\"); const ready = compileCore("],
   [/(compileCore\([^)]*\)\.then\(\(modules\) => \{)/, "$1 performance.mark(\"compiled\");"],
-  [/this\.info = info;/, `this.info = info; performance.mark("init reply"); for (const [k, t] of Object.entries(info.${W} ?? {})) performance.mark(k, { startTime: t - performance.timeOrigin }); delete info.${W};`],
+  [/this\.info = info;/, `this.info = info; performance.mark("init reply"); for (const [k, t] of Object.entries(info.${W} ?? {})) performance.mark(k, { startTime: t - performance.timeOrigin }); delete info.${W};${trace.page}`],
 ]);
 patch(join(stage, "codemode.worker.js"), [
   [/(async function bootGo\([^)]*\) \{)/, `const ${W} = {}; const ${W}At = (k) => { ${W}[k] = performance.timeOrigin + performance.now(); }; ${W}At("worker ran");\n$1 ${W}At("worker boot");`],
+  [/(\n\s*const go = new globalThis\.Go\(\);)(\s*const host)/, `$1${trace.go}$2`],
   [/(\n\s*)(host\.bind\(inst\);)/, `$1${W}At("Go instantiated"); $2`],
   [/(\n\s*)(return \{ api: \w+, quickjsModule: qjsMod, exited \};)/, `$1${W}At("Go started"); $2`],
-  [/(const info = JSON\.parse\(await \w+\.init\([^;]*\);)/, `$1 ${W}At("api.init done"); info.${W} = ${W};`],
+  [/(const info = JSON\.parse\(await \w+\.init\([^;]*\);)/, `$1 ${W}At("api.init done"); info.${W} = ${W};${trace.reply}`],
 ]);
 patch(join(stage, "bench", "first.html"), [
   [/body: JSON\.stringify\(\{ \.\.\.window\.firstResult,/, "body: JSON.stringify({ ...window.firstResult, inittrace: window.__inittrace, marks: Object.fromEntries(performance.getEntriesByType(\"mark\").map((m) => [m.name, m.startTime])),"],
 ]);
-if (inittrace) {
-  // wasm_exec.js prints the runtime's lines with console.log: the worker
-  // keeps them and hands them back beside its marks.
-  patch(join(stage, "codemode.worker.js"), [
-    [/(\n\s*)const go = new globalThis\.Go\(\);(\s*const host)/, `$1const go = new globalThis.Go(); go.env = { GODEBUG: "inittrace=1" }; self.${W}Lines = []; console.log = (s) => { self.${W}Lines.push(String(s)); };$2`],
-    [new RegExp(`info\\.${W} = ${W};`), `info.${W} = ${W}; info.${W}Lines = self.${W}Lines;`],
-  ]);
-  patch(join(stage, "codemode.js"), [[new RegExp(`delete info\\.${W};`), `delete info.${W}; window.__inittrace = info.${W}Lines; delete info.${W}Lines;`]]);
-}
 
 const { url: origin, server } = await startServe({ dir: stage, stderr: "ignore" });
 const collector = await startCollector();
