@@ -24,10 +24,10 @@ import (
 //	spans: uvarint(offset - end of previous span), uvarint(length), bytes
 //
 // The spans are the image's data between zero stretches of at least
-// imageGap bytes (1.31 MiB of memory is ~0.3 MiB of spans); what they leave
-// out is zero. Whatever fails to decode, or was sealed for other inputs, is
-// not used: the runtime builds its template as before (Runtime.TemplateFrom
-// says why).
+// imageGap bytes (1.31 MiB of memory is two spans, ~0.37 MiB); what they
+// leave out is zero. Whatever fails to decode, or was sealed for other
+// inputs, is not used: the runtime builds its template as before
+// (Runtime.TemplateFrom says why).
 
 const (
 	imageMagic  = "qjsimage"
@@ -37,8 +37,14 @@ const (
 	// longer match.
 	templateVersion = 1
 	imageHeader     = 8 + 4 + 8 + 4*4 + 7*4 + 8
-	// imageGap is the shortest zero stretch an image leaves out.
-	imageGap = 64
+	// imageGap is the shortest zero stretch an image leaves out: the
+	// stretch the reset plan zeroes instead of copying (minZeroSpan), so the
+	// spans are exactly the plan's copies. Shorter gaps saved ~40 KB of
+	// zeros (which compress away) but made hundreds of spans, and the page's
+	// V8 tiered decodeImage's span loop up to TurboFan on every start
+	// (10-19 ms of background compiling on two cores, for a loop that
+	// never runs again).
+	imageGap = minZeroSpan
 	// maxImageMemory bounds the memory size an image may claim (the template
 	// is 1.31 MiB; a larger claim is a corrupt file, not a bigger template).
 	maxImageMemory = 64 << 20
@@ -72,7 +78,12 @@ func imageSeal(version string, cfg *Config) uint64 {
 // hash64 folds b into h eight bytes at a time. It guards against drift and
 // damage, not against an adversary (an image is only ever embedded), and it
 // needs no tables: on V8's baseline tier, where a page's start runs, crc32's
-// tables cost ~20 ms to build and sha256 of the sources 5 ms.
+// tables cost ~20 ms to build and sha256 of the sources 5 ms. Its loop over
+// the image is long enough for V8 to compile it again with TurboFan, which
+// compiles the whole function the loop is in: kept out of line, that is
+// this small function, not decodeImage.
+//
+//go:noinline
 func hash64(h uint64, b []byte) uint64 {
 	for ; len(b) >= 8; b = b[8:] {
 		h = mix(h ^ binary.LittleEndian.Uint64(b))

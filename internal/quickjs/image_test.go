@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -74,6 +75,11 @@ func TestImageRoundTrip(t *testing.T) {
 	}
 	checkPlan(t, im.tmpl.mem, im.tmpl.plan)
 	t.Logf("template %d bytes, image %d bytes, plan %d spans", len(bt.mem), len(img), len(im.tmpl.plan))
+	// The image's spans are the reset plan's copies (imageGap is
+	// minZeroSpan): a start decodes a handful of spans, not hundreds.
+	if want := planReset(bt.mem); !slices.Equal(im.tmpl.plan, want) {
+		t.Fatalf("the image's plan has %d spans, planReset's %d: they differ", len(im.tmpl.plan), len(want))
+	}
 
 	cfg := imageConfig(t)
 	cfg.Image = img
