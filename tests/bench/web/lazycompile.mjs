@@ -16,6 +16,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeSync } from "node:fs";
 import { pathToFileURL, fileURLToPath } from "node:url";
+import { readModule, goPackage } from "./wasmfile.mjs";
 
 if (process.argv[2] === "--child") {
   const base = pathToFileURL(process.argv[3] + "/");
@@ -65,27 +66,11 @@ for (const dir of args) {
   console.log(`  codemode.wasm after Go start to the first result: ${median(runs.map((r) => toResult(r)[0]))} fns, ${(median(runs.map((r) => toResult(r)[1])) / 1024).toFixed(0)} KB`);
 }
 if (names) {
-  // The name section: function index -> Go name.
-  const b = readFileSync(names), nm = new Map();
-  let p = 8;
-  const leb = () => { let r = 0, s = 0, x; do { x = b[p++]; r += (x & 0x7f) * 2 ** s; s += 7; } while (x & 0x80); return r; };
-  while (p < b.length) {
-    const id = b[p++], end = leb() + p;
-    if (id === 0) {
-      const l = leb(), name = b.subarray(p, p + l).toString();
-      p += l;
-      while (name === "name" && p < end) {
-        const sub = b[p++], subEnd = leb() + p;
-        if (sub === 1) for (let n = leb(); n > 0; n--) { const i = leb(), k = leb(); nm.set(i, b.subarray(p, p + k).toString()); p += k; }
-        p = subEnd;
-      }
-    }
-    p = end;
-  }
+  const nm = readModule(readFileSync(names)).names; // function index -> Go name
   for (const ph of ["gostart", "init", "exec"]) {
     const byPkg = new Map();
     for (const [i, bytes] of last[0][ph].codemode.fns) {
-      const pkg = (nm.get(i) ?? "?").replace(/^github\.com_codemode_go_codemode_/, "").replace(/\..*$/, "");
+      const pkg = goPackage(nm.get(i));
       const e = byPkg.get(pkg) ?? [0, 0];
       byPkg.set(pkg, [e[0] + 1, e[1] + bytes]);
     }

@@ -25,15 +25,20 @@ const REPORT_MS = 45_000;
  * which must carry value 42. A browser now and then exits before it opens
  * the page at all (no report, and first.html reports every failed load):
  * that load is launched once more, after the silent browser has been
- * closed, so no late report can be taken for the second one's.
+ * closed, so no late report can be taken for the second one's. With
+ * capture, the report's output is what the browser printed until it closed.
  */
-export async function loadPage(collector, profile, url, keepMs = 0, flags = []) {
+export async function loadPage(collector, profile, url, keepMs = 0, flags = [], capture = false) {
   for (let attempt = 1; ; attempt++) {
-    const b = launchSettled(profile, url, 2500, flags);
+    const b = launchSettled(profile, url, 2500, flags, capture);
     try {
       const r = await collector.next(REPORT_MS);
       if (r.value !== 42) throw new Error(`${url} answered ${JSON.stringify(r.value ?? r.error)}`);
       if (keepMs) await new Promise((ok) => setTimeout(ok, keepMs));
+      if (capture) {
+        await b.close();
+        r.output = b.output();
+      }
       return r;
     } catch (e) {
       if (attempt > 1 || !/no page report/.test(e.message)) throw e;

@@ -67,11 +67,15 @@ export function newProfile() {
 /**
  * launch starts chromium on profile with url; close() ends it the way a
  * window manager does (SIGTERM: a clean shutdown that flushes the caches)
- * and resolves when the process has exited.
+ * and resolves when the process has exited. With capture, output() answers
+ * what the browser printed (stdout and stderr together), e.g. V8's
+ * --trace-* lines of a renderer started with --no-zygote.
  */
-export function launch(profile, url, extra = []) {
-  const proc = spawn("/usr/bin/chromium", [...rawArgs, `--user-data-dir=${profile}`, ...extra, url], { stdio: "ignore" });
-  return closable(proc);
+export function launch(profile, url, extra = [], capture = false) {
+  const proc = spawn("/usr/bin/chromium", [...rawArgs, `--user-data-dir=${profile}`, ...extra, url], { stdio: capture ? ["ignore", "pipe", "pipe"] : "ignore" });
+  const chunks = [];
+  if (capture) for (const s of [proc.stdout, proc.stderr]) s.on("data", (d) => chunks.push(d));
+  return { ...closable(proc), output: () => Buffer.concat(chunks).toString("utf8") };
 }
 
 /**
@@ -79,9 +83,9 @@ export function launch(profile, url, extra = []) {
  * bench/open.html of url's origin, which opens url after settleMs, so the page
  * is not timed against the browser's own start-up work.
  */
-export function launchSettled(profile, url, settleMs = 2500, extra = []) {
+export function launchSettled(profile, url, settleMs = 2500, extra = [], capture = false) {
   const u = new URL(url);
-  return launch(profile, `${u.origin}/bench/open.html?after=${settleMs}&to=${encodeURIComponent(u.pathname + u.search)}`, extra);
+  return launch(profile, `${u.origin}/bench/open.html?after=${settleMs}&to=${encodeURIComponent(u.pathname + u.search)}`, extra, capture);
 }
 
 function closable(proc) {

@@ -1,7 +1,7 @@
 // node tests/bench/web/wasmsize.mjs [-tags TAGS] [-n N] [-by module|package] PKG
 // What each Go module (or package) adds to a GOOS=js binary: builds PKG
 // unstripped into a temporary file, reads the function bodies of its code
-// section and their names from its name section (Go writes "path_to_pkg.Func",
+// section and their names from its name section (wasmfile.mjs; Go writes "path_to_pkg.Func",
 // '/' and '-' as '_'), and sums body bytes per module of `go list -deps`.
 // Data (type descriptors, pclntab, strings) is reported as one figure: only
 // build variants attribute it (tests/bench/RESULTS.md has both).
@@ -12,6 +12,7 @@ import { readFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliCompressSync, constants } from "node:zlib";
+import { readModule } from "./wasmfile.mjs";
 
 const argv = process.argv.slice(2);
 const opt = (k, d) => (argv.includes(k) ? argv.splice(argv.indexOf(k), 2)[1] : d);
@@ -29,32 +30,7 @@ const b = readFileSync(out);
 const s = readFileSync(stripped);
 rmSync(tmp, { recursive: true });
 
-let p = 8;
-const u = () => { let r = 0, sh = 0, x; do { x = b[p++]; r += (x & 0x7f) * 2 ** sh; sh += 7; } while (x & 0x80); return r; };
-let imports = 0, data = 0;
-const bodies = [], names = new Map();
-while (p < b.length) {
-  const id = b[p++], len = u(), end = p + len;
-  if (id === 0) {
-    const nl = u(), nm = b.toString("utf8", p, p + nl); p += nl;
-    if (nm === "name") {
-      while (p < end) {
-        const sid = b[p++], sl = u(), se = p + sl;
-        if (sid === 1) for (let i = 0, c = u(); i < c; i++) { const idx = u(), l = u(); names.set(idx, b.toString("utf8", p, p + l)); p += l; }
-        p = se;
-      }
-    }
-  } else if (id === 2) {
-    for (let i = 0, c = u(); i < c; i++) {
-      for (let s = 0; s < 2; s++) { const l = u(); p += l; } // module and field name (not `p += u()`: that adds to p as read before u() advanced it)
-      const k = b[p++];
-      if (k === 0) { u(); imports++; } else if (k === 1) { p++; const fl = b[p++]; u(); if (fl & 1) u(); } else if (k === 2) { const fl = b[p++]; u(); if (fl & 1) u(); } else p += 2;
-    }
-  } else if (id === 10) {
-    for (let i = 0, c = u(); i < c; i++) { const l = u(); bodies.push(l); p += l; }
-  } else if (id === 11) data += len;
-  p = end;
-}
+const { imports, bodies, names, data } = readModule(b);
 const self = "github.com/codemode-go/codemode";
 const prefixes = deps.map(([ip, mod]) => [ip.replace(/[/-]/g, "_") + ".", ip, mod || "std"]).sort((x, y) => y[0].length - x[0].length);
 const sums = new Map();
