@@ -78,10 +78,10 @@ func imageSeal(version string, cfg *Config) uint64 {
 // hash64 folds b into h eight bytes at a time. It guards against drift and
 // damage, not against an adversary (an image is only ever embedded), and it
 // needs no tables: on V8's baseline tier, where a page's start runs, crc32's
-// tables cost ~20 ms to build and sha256 of the sources 5 ms. Its loop over
-// the image is long enough for V8 to compile it again with TurboFan, which
-// compiles the whole function the loop is in: kept out of line, that is
-// this small function, not decodeImage.
+// tables cost ~20 ms to build and sha256 of the sources 5 ms. V8 compiles a
+// function again with TurboFan once a loop in it has run long enough, and
+// the loop over an image does: kept out of line, what V8 compiles is this
+// small function, not decodeImage.
 //
 //go:noinline
 func hash64(h uint64, b []byte) uint64 {
