@@ -12,7 +12,7 @@
 import { startCollector, newProfile, launchSettled, wasmCacheBytes, dropWasmCache } from "./rawbrowser.mjs";
 import { startServe, median } from "./serve.mjs";
 import { fileURLToPath } from "node:url";
-import { existsSync } from "node:fs";
+import { existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 /** How long a timed page may take to report (a loaded machine's cold page takes seconds, not tens of them). */
@@ -47,6 +47,36 @@ export async function loadPage(collector, profile, url, keepMs = 0, flags = [], 
       await b.close();
     }
   }
+}
+
+/**
+ * stagedWarmLoads serves stage (a staged copy of build/bench-web, patched by
+ * a diagnosis tool; removed at the end) and runs rounds of ours' cold load
+ * (read 5 s) and warm load in a fresh profile each, both with flags;
+ * answers the warm loads' reports (with capture, each has the browser's
+ * output). phases.mjs and tierup.mjs use it.
+ */
+export async function stagedWarmLoads(stage, rounds, { flags = [], capture = false } = {}) {
+  const { url: origin, server } = await startServe({ dir: stage, stderr: "ignore" });
+  const collector = await startCollector();
+  const url = `${origin.replace(/\/$/, "")}/bench/first.html?side=ours&report=${encodeURIComponent(collector.url)}`;
+  const warm = [];
+  try {
+    for (let i = 0; i < rounds; i++) {
+      const profile = newProfile();
+      try {
+        await loadPage(collector, profile.dir, url, 5000, flags);
+        warm.push(await loadPage(collector, profile.dir, url, 0, flags, capture));
+      } finally {
+        profile.remove();
+      }
+    }
+  } finally {
+    collector.close();
+    server.kill("SIGTERM");
+    rmSync(stage, { recursive: true, force: true });
+  }
+  return warm;
 }
 
 /**

@@ -21,9 +21,8 @@
 // the rounds): which package-level initialisation the start pays, in the
 // browser and with the code cache as a person has it. The trace's lines go
 // through the worker's console, so the Go start phase is a little longer.
-import { startCollector, newProfile } from "./rawbrowser.mjs";
-import { loadPage } from "./person.mjs";
-import { startServe, median } from "./serve.mjs";
+import { stagedWarmLoads } from "./person.mjs";
+import { median } from "./serve.mjs";
 import { cpSync, readFileSync, writeFileSync, rmSync, mkdtempSync, existsSync, readdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -74,31 +73,15 @@ patch(join(stage, "bench", "first.html"), [
   [/body: JSON\.stringify\(\{ \.\.\.window\.firstResult,/, "body: JSON.stringify({ ...window.firstResult, inittrace: window.__inittrace, marks: Object.fromEntries(performance.getEntriesByType(\"mark\").map((m) => [m.name, m.startTime])),"],
 ]);
 
-const { url: origin, server } = await startServe({ dir: stage, stderr: "ignore" });
-const collector = await startCollector();
 const loads = [];
 const inits = new Map(); // package -> init ms per warm load
-try {
-  for (let i = 0; i < rounds; i++) {
-    const profile = newProfile();
-    const url = `${origin.replace(/\/$/, "")}/bench/first.html?side=ours&report=${encodeURIComponent(collector.url)}`;
-    try {
-      await loadPage(collector, profile.dir, url, 5000);
-      const w = await loadPage(collector, profile.dir, url);
-      const wasm = (w.resources ?? []).find((r) => /\/codemode\.wasm/.test(r.url));
-      for (const line of w.inittrace ?? []) {
-        const m = /^init (\S+) @\S+ ms, ([\d.]+) ms clock/.exec(line);
-        if (m) inits.set(m[1], [...(inits.get(m[1]) ?? []), Number(m[2])]);
-      }
-      loads.push({ ...w.marks, ...(wasm ? { "codemode.wasm response end": wasm.responseEnd } : {}), "ready (createCodeMode resolved)": w.ready, "first result": w.ms });
-    } finally {
-      profile.remove();
-    }
+for (const w of await stagedWarmLoads(stage, rounds)) {
+  const wasm = (w.resources ?? []).find((r) => /\/codemode\.wasm/.test(r.url));
+  for (const line of w.inittrace ?? []) {
+    const m = /^init (\S+) @\S+ ms, ([\d.]+) ms clock/.exec(line);
+    if (m) inits.set(m[1], [...(inits.get(m[1]) ?? []), Number(m[2])]);
   }
-} finally {
-  collector.close();
-  server.kill("SIGTERM");
-  rmSync(stage, { recursive: true, force: true });
+  loads.push({ ...w.marks, ...(wasm ? { "codemode.wasm response end": wasm.responseEnd } : {}), "ready (createCodeMode resolved)": w.ready, "first result": w.ms });
 }
 const keys = Object.keys(loads[0]).filter((k) => loads.every((l) => typeof l[k] === "number"))
   .sort((a, b) => median(loads.map((l) => l[a])) - median(loads.map((l) => l[b])));

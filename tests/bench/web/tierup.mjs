@@ -18,9 +18,8 @@
 // loads run with the same flags: V8 refuses a code cache made under other
 // flags. A diagnosis tool: the trace slows what it watches, so its times are
 // not the bench's.
-import { startCollector, newProfile } from "./rawbrowser.mjs";
-import { loadPage } from "./person.mjs";
-import { startServe, median } from "./serve.mjs";
+import { stagedWarmLoads } from "./person.mjs";
+import { median } from "./serve.mjs";
 import { readModule } from "./wasmfile.mjs";
 import { execFileSync } from "node:child_process";
 import { cpSync, readFileSync, rmSync, mkdtempSync, existsSync, readdirSync } from "node:fs";
@@ -65,27 +64,8 @@ function parse(output) {
   return { go, qjs: qjs ?? { liftoff: 0, liftoffBytes: 0, turbofan: [] } };
 }
 
-const { url: origin, server } = await startServe({ dir: stage, stderr: "ignore" });
-const collector = await startCollector();
 const flags = ["--no-zygote", "--js-flags=--trace-wasm-compilation-times"];
-const loads = [];
-try {
-  for (let i = 0; i < rounds; i++) {
-    const profile = newProfile();
-    const url = `${origin.replace(/\/$/, "")}/bench/first.html?side=ours&report=${encodeURIComponent(collector.url)}`;
-    try {
-      await loadPage(collector, profile.dir, url, 5000, flags);
-      const w = await loadPage(collector, profile.dir, url, 0, flags, true);
-      loads.push({ ms: w.ms, ...parse(w.output) });
-    } finally {
-      profile.remove();
-    }
-  }
-} finally {
-  collector.close();
-  server.kill("SIGTERM");
-  rmSync(stage, { recursive: true, force: true });
-}
+const loads = (await stagedWarmLoads(stage, rounds, { flags, capture: true })).map((w) => ({ ms: w.ms, ...parse(w.output) }));
 
 const sum = (xs) => xs.reduce((a, x) => a + x, 0);
 const each = (f) => loads.map(f);
