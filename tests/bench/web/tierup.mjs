@@ -61,6 +61,7 @@ function parse(output) {
   }
   // codemode.wasm is the module with the most Liftoff body bytes (Go start); the other is quickjs.wasm.
   const [go, qjs] = [...mods.values()].sort((a, b) => b.liftoffBytes - a.liftoffBytes);
+  if (!go) throw new Error("tierup.mjs: the browser printed no V8 compile trace (its renderer needs --no-zygote for that; did chromium change?)");
   return { go, qjs: qjs ?? { liftoff: 0, liftoffBytes: 0, turbofan: [] } };
 }
 
