@@ -15,6 +15,8 @@
 // the core's size and package inits (size - hello) and its work (core - size).
 //
 //   node tests/bench/web/floor.mjs [ROUNDS] [DIR]   (DIR: build/bench-web, staged by ./build.sh bench-web)
+//
+// Cold and warm loads only (person.mjs without its control load); a round takes 1-2 minutes.
 import { personRounds } from "./person.mjs";
 import { startServe, median } from "./serve.mjs";
 import { execFileSync } from "node:child_process";
@@ -78,7 +80,7 @@ try {
     // Each round visits the variants in a rotated order, so the machine's drift falls on all alike.
     for (let k = 0; k < variants.length; k++) {
       const v = variants[(i + k) % variants.length];
-      const p = await personRounds({ origin: v.origin, rounds: 1 });
+      const p = await personRounds({ origin: v.origin, rounds: 1, nocache: false });
       v.cold.push(...p.ours.cold), v.warm.push(...p.ours.warm);
       ref.cold.push(...p.ref.cold), ref.warm.push(...p.ref.warm);
       process.stderr.write(`round ${i + 1} ${v.name}: warm ${p.ours.warm[0].toFixed(0)} ms, ref ${p.ref.warm[0].toFixed(0)} ms\n`);

@@ -83,9 +83,9 @@ export async function stagedWarmLoads(stage, rounds, { flags = [], capture = fal
  * personRounds runs rounds of both sides against origin (a codemode serve of
  * a staged bench-web); per side the arrays cold, warm, nocache (ms from
  * navigation start to the value) and written (bytes of wasm code cache after
- * the cold page).
+ * the cold page). With nocache false the third load (the control) is left out.
  */
-export async function personRounds({ origin, rounds, readMs = 5000, flags = [] }) {
+export async function personRounds({ origin, rounds, readMs = 5000, flags = [], nocache = true }) {
   const base = origin.endsWith("/") ? origin : origin + "/";
   const out = { ours: { cold: [], warm: [], nocache: [], written: [], warmReady: [] }, ref: { cold: [], warm: [], nocache: [], written: [], warmReady: [] } };
   const collector = await startCollector();
@@ -101,6 +101,7 @@ export async function personRounds({ origin, rounds, readMs = 5000, flags = [] }
           const warm = await load(profile.dir, url, 0);
           out[side].warm.push(warm.ms);
           out[side].warmReady.push(warm.ready);
+          if (!nocache) continue;
           dropWasmCache(profile.dir);
           out[side].nocache.push((await load(profile.dir, url, 0)).ms);
         } finally {
