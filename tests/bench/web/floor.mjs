@@ -94,6 +94,10 @@ try {
     console.log(`| ${v.name} | ${mb(v.raw)} / ${mb(v.zst)} / ${mb(v.br)} | ${median(v.warm).toFixed(0)} (${list(v.warm)}) | ${(median(v.warm) / median(ref.warm)).toFixed(2)}x | ${median(v.cold).toFixed(0)} (${list(v.cold)}) | ${(median(v.cold) / median(ref.cold)).toFixed(2)}x |`);
   }
   console.log(`| quickjs-wasi's host | | ${median(ref.warm).toFixed(0)} | | ${median(ref.cold).toFixed(0)} | |`);
+  const [core, size, hello] = variants.map((v) => median(v.warm));
+  console.log(`warm gap to the reference, by part: Go in the page's worker (hello - reference) ${(hello - median(ref.warm)).toFixed(0)} ms, ` +
+    `the core's bytes and package inits (size - hello) ${(size - hello).toFixed(0)} ms, its work (core - size) ${(core - size).toFixed(0)} ms; ` +
+    `the 2x target is ${(2 * median(ref.warm)).toFixed(0)} ms`);
 } finally {
   for (const s of servers) s.kill("SIGTERM");
   rmSync(tmp, { recursive: true, force: true });
