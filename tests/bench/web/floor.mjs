@@ -17,13 +17,12 @@
 //   node tests/bench/web/floor.mjs [ROUNDS] [DIR]   (DIR: build/bench-web, staged by ./build.sh bench-web)
 //
 // Cold and warm loads only (person.mjs without its control load); a round takes 1-2 minutes.
-import { personRounds } from "./person.mjs";
+import { personRounds, stageCore } from "./person.mjs";
 import { startServe, median } from "./serve.mjs";
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const args = process.argv.slice(2);
 const rounds = /^\d+$/.test(args[0] ?? "") ? Number(args.shift()) : 5;
@@ -49,19 +48,13 @@ function sizeOverlay() {
   return join(tmp, "overlay.json");
 }
 
-/** stage copies dir with wasm as its codemode.wasm and the encodings build.sh writes for it. */
+/** stage answers a staged copy of dir named name, with wasm (when given) as its codemode.wasm. */
 function stage(name, wasm) {
   const to = join(tmp, name);
-  cpSync(dir, to, { recursive: true });
-  const w = join(to, "codemode.wasm");
-  if (wasm) {
-    const b = readFileSync(wasm);
-    writeFileSync(w, b);
-    writeFileSync(w + ".gz", gzipSync(b, { level: 9 }));
-    writeFileSync(w + ".br", brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }));
-    if (existsSync(w + ".zst")) execFileSync("zstd", ["-q", "-f", "-19", "--zstd=wlog=23", w, "-o", w + ".zst"]);
-  }
+  if (wasm) stageCore(dir, wasm, to);
+  else cpSync(dir, to, { recursive: true });
   const sz = (f) => (existsSync(f) ? statSync(f).size : NaN);
+  const w = join(to, "codemode.wasm");
   return { name, dir: to, raw: sz(w), zst: sz(w + ".zst"), br: sz(w + ".br") };
 }
 

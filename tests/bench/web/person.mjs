@@ -12,8 +12,10 @@
 import { startCollector, newProfile, launchSettled, wasmCacheBytes, dropWasmCache } from "./rawbrowser.mjs";
 import { startServe, median } from "./serve.mjs";
 import { fileURLToPath } from "node:url";
-import { existsSync, rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 /** How long a timed page may take to report (a loaded machine's cold page takes seconds, not tens of them). */
 const REPORT_MS = 45_000;
@@ -46,6 +48,29 @@ export async function loadPage(collector, profile, url, keepMs = 0, flags = [], 
     } finally {
       await b.close();
     }
+  }
+}
+
+/**
+ * stageCore copies dir (a staged build/bench-web) to `to` with wasm as its
+ * codemode.wasm and the precompressed copies build.sh writes for it (.gz,
+ * .br, and .zst when the zstd command is there; without it the stale .zst
+ * goes and pages get brotli, as from the build). Answers whether a .zst was
+ * written. floor.mjs and tierup.mjs stage their variants with it.
+ */
+export function stageCore(dir, wasm, to) {
+  cpSync(dir, to, { recursive: true });
+  const w = join(to, "codemode.wasm");
+  const b = readFileSync(wasm);
+  writeFileSync(w, b);
+  writeFileSync(w + ".gz", gzipSync(b, { level: 9 }));
+  writeFileSync(w + ".br", brotliCompressSync(b, { params: { [constants.BROTLI_PARAM_QUALITY]: 9 } }));
+  try {
+    execFileSync("zstd", ["-q", "-f", "-19", "--zstd=wlog=23", w, "-o", w + ".zst"], { stdio: "ignore" });
+    return true;
+  } catch {
+    rmSync(w + ".zst", { force: true });
+    return false;
   }
 }
 

@@ -11,18 +11,17 @@
 // DIR is a staged build/bench-web; UNSTRIPPED a codemode.wasm of the same
 // source built without -s -w (GOOS=js GOARCH=wasm go build -tags
 // codemode_hostjs -trimpath -o X ./wasm/codemode). The tool stages a copy of
-// DIR with UNSTRIPPED as its codemode.wasm (zstd-compressed as build.sh does,
-// when zstd is installed) and loads bench/first.html?side=ours cold (read
+// DIR with UNSTRIPPED as its codemode.wasm (precompressed as build.sh does:
+// person.mjs's stageCore) and loads bench/first.html?side=ours cold (read
 // 5 s) and warm, both with --js-flags=--trace-wasm-compilation-times and
 // --no-zygote (so the renderer's lines reach the browser's output). Both
 // loads run with the same flags: V8 refuses a code cache made under other
 // flags. A diagnosis tool: the trace slows what it watches, so its times are
 // not the bench's.
-import { stagedWarmLoads } from "./person.mjs";
+import { stagedWarmLoads, stageCore } from "./person.mjs";
 import { median } from "./serve.mjs";
 import { readModule } from "./wasmfile.mjs";
-import { execFileSync } from "node:child_process";
-import { cpSync, readFileSync, rmSync, mkdtempSync, existsSync, readdirSync } from "node:fs";
+import { readFileSync, mkdtempSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -38,14 +37,7 @@ if (!unstripped || !existsSync(join(dir, "bench", "first.html"))) {
 const names = readModule(readFileSync(unstripped)).names;
 
 const stage = mkdtempSync(join(tmpdir(), "tierup-"));
-cpSync(dir, stage, { recursive: true });
-for (const f of readdirSync(stage)) if (f.startsWith("codemode.wasm.")) rmSync(join(stage, f)); // the precompressed copies are of the stripped build
-cpSync(unstripped, join(stage, "codemode.wasm"));
-try {
-  execFileSync("zstd", ["-q", "-f", "-19", "--zstd=wlog=23", join(stage, "codemode.wasm"), "-o", join(stage, "codemode.wasm.zst")]);
-} catch {
-  console.warn("tierup.mjs: no zstd: codemode.wasm is served as it is (a warm load then decodes nothing)");
-}
+if (!stageCore(dir, unstripped, stage)) console.warn("tierup.mjs: no zstd command: codemode.wasm is served brotli-compressed");
 
 /** One warm load's compiles, per module: Liftoff count and bytes, TurboFan [ms, index, body, code]. */
 function parse(output) {
