@@ -158,14 +158,8 @@ build_web() {
   if stale "$out/codemode.demo.wasm" "${GO_INPUTS[@]}"; then
     step "build/web: codemode.demo.wasm (GOOS=js, the page's core with the demos, for the IDE)" env GOOS=js GOARCH=wasm go build -tags codemode_hostjs,codemode_demo -trimpath -ldflags="-s -w" -o "$out/codemode.demo.wasm" ./wasm/codemode
   fi
-  # tsx.wasm's esbuild is built without inlining: Go's inliner makes its
-  # parser and printer into functions of 120-200 KB of wasm, which V8 compiles
-  # again with TurboFan in the background after a transform or two; smaller
-  # functions cost that compile a fifth less CPU, 11% fewer bytes to download,
-  # and transform no slower (RESULTS.md, tsx-inline). build.sh is an input, as
-  # the flag is.
-  if stale "$out/tsx.wasm" "${GO_INPUTS[@]}" build.sh; then
-    step "build/web: tsx.wasm (GOOS=js, the TypeScript transform)" env GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -gcflags='github.com/evanw/esbuild/...=-l' -o "$out/tsx.wasm" ./wasm/tsx
+  if stale "$out/tsx.wasm" "${GO_INPUTS[@]}"; then
+    step "build/web: tsx.wasm (GOOS=js, the TypeScript transform)" env GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/tsx.wasm" ./wasm/tsx
   fi
   if stale "$out/codemode.wazero.wasm" "${GO_INPUTS[@]}"; then
     step "build/web: codemode.wazero.wasm (GOOS=js, the whole core for engine wazero)" env GOOS=js GOARCH=wasm go build -trimpath -ldflags="-s -w" -o "$out/codemode.wazero.wasm" ./wasm/codemode
