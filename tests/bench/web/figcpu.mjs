@@ -15,10 +15,9 @@
 // tsx.wasm, quickjs.wasm, told apart by function index and body size); the
 // trace slows what it watches, so its CPU is not the figure.
 import { median, startServe } from "./serve.mjs";
-import { newProfile, rawArgs, startCollector } from "./rawbrowser.mjs";
+import { launch, newProfile, startCollector } from "./rawbrowser.mjs";
 import { readModule } from "./wasmfile.mjs";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { spawn } from "node:child_process";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -86,22 +85,18 @@ try {
       const profile = newProfile();
       const flags = trace ? ["--no-zygote", "--js-flags=--trace-wasm-compilation-times"] : [];
       const url = `${s.url}bench/figures.html?report=${encodeURIComponent(collector.url)}`;
-      const browser = spawn("/usr/bin/chromium", [...rawArgs, `--user-data-dir=${profile.dir}`, ...flags, url], { stdio: ["ignore", "pipe", "pipe"] });
-      const out = [];
-      for (const st of [browser.stdout, browser.stderr]) st.on("data", (d) => trace && out.push(d));
-      const exited = new Promise((ok) => browser.once("exit", ok));
+      const browser = launch(profile.dir, url, flags, trace);
       try {
         const rep = await collector.next(180_000);
         if (rep.value !== 42) throw new Error(`${s.dir}: the page answered ${JSON.stringify(rep.error ?? rep)}`);
-        s.cpu.push(treeCPU(browser.pid));
+        s.cpu.push(treeCPU(browser.proc.pid));
         s.tools.push(median(rep.tools.slice(5)));
         s.ts.push(rep.tsFirst);
       } finally {
-        browser.kill("SIGTERM");
-        await exited;
+        await browser.close();
         profile.remove();
       }
-      if (trace) s.turbofan.push(turbofanByModule(Buffer.concat(out).toString("utf8"), s.mods));
+      if (trace) s.turbofan.push(turbofanByModule(browser.output(), s.mods));
       const tf = trace ? `  TurboFan ms ${JSON.stringify(Object.fromEntries(Object.entries(s.turbofan.at(-1)).map(([k, v]) => [k, Math.round(v)])))}` : "";
       console.log(`round ${r + 1} ${s.dir}: CPU ${s.cpu.at(-1).toFixed(2)} s, tool rounds 6-20 ${s.tools.at(-1).toFixed(1)} ms, first TS cell ${s.ts.at(-1).toFixed(0)} ms${tf}`);
     }
