@@ -22,7 +22,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const args = process.argv.slice(2);
-const trace = args.includes("--trace") && args.splice(args.indexOf("--trace"), 1).length > 0;
+const trace = args.includes("--trace");
+if (trace) args.splice(args.indexOf("--trace"), 1);
 const [rounds, ...dirs] = args;
 if (!(Number(rounds) > 0) || dirs.length === 0 || dirs.some((d) => !existsSync(join(d, "bench", "figures.html")))) {
   console.error("usage: node tests/bench/web/figcpu.mjs ROUNDS DIR [DIR...] [--trace] (each DIR a staged build/bench-web)");
@@ -39,6 +40,8 @@ for (const [k, dir] of dirs.entries()) {
   const html = readFileSync(page, "utf8")
     .replace("window.figures = {", 'await new Promise((r) => setTimeout(r, 6000));\nwindow.figures = {')
     .replace("</script>", 'fetch(new URLSearchParams(location.search).get("report"), { method: "POST", body: JSON.stringify({ value: 42, ...window.figures }) });\n</script>');
+  // A figures.html whose lines moved would never report: say so now, not after the collector's timeout.
+  if (!html.includes("setTimeout(r, 6000)") || !html.includes("value: 42")) throw new Error(`figcpu.mjs: ${dir}/bench/figures.html no longer has the lines this tool patches`);
   writeFileSync(page, html);
   const mods = Object.fromEntries(["codemode", "tsx", "quickjs"].map((m) => [m, readModule(readFileSync(join(dir, `${m}.wasm`)))]));
   sides.push({ dir, mods, ...(await startServe({ dir: stage, stderr: "ignore" })), cpu: [], tools: [], ts: [], turbofan: [] });
