@@ -16,7 +16,7 @@
 // trace slows what it watches, so its CPU is not the figure.
 import { median, startServe } from "./serve.mjs";
 import { launch, newProfile, startCollector } from "./rawbrowser.mjs";
-import { readModule } from "./wasmfile.mjs";
+import { readModule, turbofanJobs } from "./wasmfile.mjs";
 import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -69,13 +69,7 @@ function treeCPU(pid) {
 /** TurboFan compile time (ms, summed over jobs) per module in V8's trace. */
 function turbofanByModule(output, mods) {
   const by = {};
-  for (const line of output.split("\n")) {
-    const m = /^Compiled function \S+#(\d+) using TurboFan, took (\d+) (μs|ms).*bodysize (\d+)/.exec(line);
-    if (!m) continue;
-    const [i, size] = [Number(m[1]), Number(m[4])];
-    const mod = Object.keys(mods).find((k) => mods[k].bodies[i - mods[k].imports] === size) ?? "other";
-    by[mod] = (by[mod] ?? 0) + Number(m[2]) / (m[3] === "ms" ? 1 : 1000);
-  }
+  for (const j of turbofanJobs(output, mods)) by[j.mod] = (by[j.mod] ?? 0) + j.ms;
   return by;
 }
 

@@ -14,7 +14,7 @@
 // -trimpath -o X ./wasm/tsx). TOP=N lists N jobs (default 12).
 import { startServe } from "./serve.mjs";
 import { launch, newProfile, startCollector } from "./rawbrowser.mjs";
-import { readModule } from "./wasmfile.mjs";
+import { readModule, turbofanJobs } from "./wasmfile.mjs";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 
@@ -37,14 +37,8 @@ try {
   try { rep = await collector.next(180_000); } finally { await browser.close(); }
   if (rep.value !== 42) throw new Error(`the page answered ${JSON.stringify(rep.error ?? rep)}`);
 
-  const jobs = [];
-  for (const line of browser.output().split("\n")) {
-    const m = /^Compiled function \S+#(\d+) using TurboFan, took (\d+) (μs|ms).*bodysize (\d+)(?: codesize (\d+))?/.exec(line);
-    if (!m) continue;
-    const [i, body] = [Number(m[1]), Number(m[4])];
-    const mod = Object.keys(mods).find((k) => mods[k].bodies[i - mods[k].imports] === body) ?? "other";
-    jobs.push({ mod, body, ms: Number(m[2]) / (m[3] === "ms" ? 1 : 1000), code: Number(m[5] ?? 0), name: mod === "tsx" ? names.get(i) : undefined });
-  }
+  const jobs = turbofanJobs(browser.output(), mods);
+  for (const j of jobs) if (j.mod === "tsx") j.name = names.get(j.index);
   console.log(`typescriptready ${rep.tready.toFixed(0)} ms after createCodeMode resolved; the page kept ${linger} ms more`);
   console.log("TurboFan jobs by module (job time is wall time of each job: jobs share two cores):");
   for (const mod of [...Object.keys(mods), "other"]) {

@@ -2,7 +2,8 @@
 // the number of imported functions (a function index counts them first) and,
 // for an unstripped Go build, the function names of its name section (Go
 // writes "path_to_pkg.Func", '/' and '-' as '_'). wasmsize.mjs, lazycompile.mjs
-// and tierup.mjs share it.
+// and tierup.mjs share it; figcpu.mjs and tsxstorm.mjs its reading of V8's
+// TurboFan trace lines.
 
 /**
  * readModule parses the sections of a WebAssembly binary.
@@ -44,3 +45,23 @@ export function readModule(b) {
 
 /** goPackage is the package part of a Go function's name in the name section, this repository's prefix dropped. */
 export const goPackage = (name) => (name ?? "?").replace(/^go:/, "").replace(/^github\.com_codemode_go_codemode_/, "").replace(/\..*$/, "");
+
+/**
+ * turbofanJobs reads the TurboFan lines of V8's --trace-wasm-compilation-times
+ * in a browser's output and names each job's module: the one of mods (name ->
+ * readModule result) whose function at that index has that body size, else
+ * "other" (the trace numbers functions per module, not which module it is).
+ * @returns {{mod: string, index: number, body: number, ms: number, code: number}[]}
+ *   ms is the job's wall time, code its machine code in bytes (0 when not printed)
+ */
+export function turbofanJobs(output, mods) {
+  const jobs = [];
+  for (const line of output.split("\n")) {
+    const m = /^Compiled function \S+#(\d+) using TurboFan, took (\d+) (μs|ms).*bodysize (\d+)(?: codesize (\d+))?/.exec(line);
+    if (!m) continue;
+    const [index, body] = [Number(m[1]), Number(m[4])];
+    const mod = Object.keys(mods).find((k) => mods[k].bodies[index - mods[k].imports] === body) ?? "other";
+    jobs.push({ mod, index, body, ms: Number(m[2]) / (m[3] === "ms" ? 1 : 1000), code: Number(m[5] ?? 0) });
+  }
+  return jobs;
+}
