@@ -20,7 +20,7 @@
 // not the bench's.
 import { stagedWarmLoads, stageCore } from "./person.mjs";
 import { median } from "./serve.mjs";
-import { readModule } from "./wasmfile.mjs";
+import { compileJobs, readModule } from "./wasmfile.mjs";
 import { readFileSync, mkdtempSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -42,14 +42,11 @@ if (!stageCore(dir, unstripped, stage)) console.warn("tierup.mjs: no zstd comman
 /** One warm load's compiles, per module: Liftoff count and bytes, TurboFan [ms, index, body, code]. */
 function parse(output) {
   const mods = new Map();
-  for (const line of output.split("\n")) {
-    const m = /^Compiled function (\S+)#(\d+) using (Liftoff|TurboFan), took (\d+) (μs|ms).*bodysize (\d+)(?: codesize (\d+))?/.exec(line);
-    if (!m) continue;
-    const e = mods.get(m[1]) ?? { liftoff: 0, liftoffBytes: 0, turbofan: [] };
-    const ms = Number(m[4]) / (m[5] === "ms" ? 1 : 1000);
-    if (m[3] === "Liftoff") (e.liftoff++, (e.liftoffBytes += Number(m[6])));
-    else e.turbofan.push([ms, Number(m[2]), Number(m[6]), Number(m[7] ?? 0)]);
-    mods.set(m[1], e);
+  for (const j of compileJobs(output)) {
+    const e = mods.get(j.module) ?? { liftoff: 0, liftoffBytes: 0, turbofan: [] };
+    if (j.tier === "Liftoff") (e.liftoff++, (e.liftoffBytes += j.body));
+    else e.turbofan.push([j.ms, j.index, j.body, j.code]);
+    mods.set(j.module, e);
   }
   // codemode.wasm is the module with the most Liftoff body bytes (Go start); the other is quickjs.wasm.
   const [go, qjs] = [...mods.values()].sort((a, b) => b.liftoffBytes - a.liftoffBytes);

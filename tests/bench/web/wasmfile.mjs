@@ -2,8 +2,8 @@
 // the number of imported functions (a function index counts them first) and,
 // for an unstripped Go build, the function names of its name section (Go
 // writes "path_to_pkg.Func", '/' and '-' as '_'). wasmsize.mjs, lazycompile.mjs
-// and tierup.mjs share it; figcpu.mjs and tsxstorm.mjs its reading of V8's
-// TurboFan trace lines.
+// and tierup.mjs share it, and with figcpu.mjs and tsxstorm.mjs its reading
+// of V8's compile trace.
 
 /**
  * readModule parses the sections of a WebAssembly binary.
@@ -47,21 +47,31 @@ export function readModule(b) {
 export const goPackage = (name) => (name ?? "?").replace(/^go:/, "").replace(/^github\.com_codemode_go_codemode_/, "").replace(/\..*$/, "");
 
 /**
- * turbofanJobs reads the TurboFan lines of V8's --trace-wasm-compilation-times
- * in a browser's output and names each job's module: the one of mods (name ->
- * readModule result) whose function at that index has that body size, else
- * "other" (the trace numbers functions per module, not which module it is).
- * @returns {{mod: string, index: number, body: number, ms: number, code: number}[]}
- *   ms is the job's wall time, code its machine code in bytes (0 when not printed)
+ * compileJobs reads V8's --trace-wasm-compilation-times lines in a browser's
+ * output: one entry per compiled function, with the trace's own module token
+ * (the text before '#'), the function index, the tier ("Liftoff" or
+ * "TurboFan"), the job's wall time in ms, its body size and machine code in
+ * bytes (code 0 when not printed).
+ * @returns {{module: string, index: number, tier: string, ms: number, body: number, code: number}[]}
  */
-export function turbofanJobs(output, mods) {
+export function compileJobs(output) {
   const jobs = [];
   for (const line of output.split("\n")) {
-    const m = /^Compiled function \S+#(\d+) using TurboFan, took (\d+) (μs|ms).*bodysize (\d+)(?: codesize (\d+))?/.exec(line);
-    if (!m) continue;
-    const [index, body] = [Number(m[1]), Number(m[4])];
-    const mod = Object.keys(mods).find((k) => mods[k].bodies[index - mods[k].imports] === body) ?? "other";
-    jobs.push({ mod, index, body, ms: Number(m[2]) / (m[3] === "ms" ? 1 : 1000), code: Number(m[5] ?? 0) });
+    const m = /^Compiled function (\S+)#(\d+) using (Liftoff|TurboFan), took (\d+) (μs|ms).*bodysize (\d+)(?: codesize (\d+))?/.exec(line);
+    if (m) jobs.push({ module: m[1], index: Number(m[2]), tier: m[3], ms: Number(m[4]) / (m[5] === "ms" ? 1 : 1000), body: Number(m[6]), code: Number(m[7] ?? 0) });
   }
   return jobs;
+}
+
+/**
+ * turbofanJobs is compileJobs' TurboFan jobs, each named by module: the one of
+ * mods (name -> readModule result) whose function at that index has that body
+ * size, else "other" (the trace's token does not say which file a module is).
+ * @returns {{mod: string, index: number, body: number, ms: number, code: number}[]}
+ */
+export function turbofanJobs(output, mods) {
+  return compileJobs(output).filter((j) => j.tier === "TurboFan").map(({ index, body, ms, code }) => ({
+    mod: Object.keys(mods).find((k) => mods[k].bodies[index - mods[k].imports] === body) ?? "other",
+    index, body, ms, code,
+  }));
 }
